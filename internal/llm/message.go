@@ -1,0 +1,207 @@
+// Package llm holds the provider-neutral conversation model: messages, content
+// blocks, tool specs, requests and the events of a streamed answer. Providers
+// (llm/anthropic, llm/openai) translate between these types and their wire formats.
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Role is who authored a message.
+type Role string
+
+// The two roles of the Messages API.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// BlockType names the kind of a content block, as spelled in the Anthropic API.
+type BlockType string
+
+// The content block kinds the agent produces or consumes.
+const (
+	BlockText             BlockType = "text"
+	BlockThinking         BlockType = "thinking"
+	BlockRedactedThinking BlockType = "redacted_thinking"
+	BlockToolUse          BlockType = "tool_use"
+	BlockToolResult       BlockType = "tool_result"
+	BlockImage            BlockType = "image"
+)
+
+// ContentBlock is one block of a message. Which fields are meaningful depends on
+// Type; MarshalJSON writes exactly the fields of that type, in the API's shape.
+type ContentBlock struct {
+	Type BlockType
+
+	// Text is the text of a text block.
+	Text string
+
+	// Thinking and Signature belong to a thinking block and go back verbatim.
+	Thinking  string
+	Signature string
+	// Data is the opaque payload of a redacted_thinking block.
+	Data string
+
+	// ID, Name and Input describe a tool_use block; Input is the JSON object the model sent.
+	ID    string
+	Name  string
+	Input json.RawMessage
+
+	// ToolUseID, Content and IsError describe a tool_result block.
+	ToolUseID string
+	Content   []ContentBlock
+	IsError   bool
+
+	// Source is the payload of an image block.
+	Source *ImageSource
+}
+
+// ImageSource is the base64 payload of an image block.
+type ImageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+}
+
+// Message is one turn of the conversation.
+type Message struct {
+	Role    Role           `json:"role"`
+	Content []ContentBlock `json:"content"`
+}
+
+// TextBlock returns a text content block.
+func TextBlock(text string) ContentBlock { return ContentBlock{Type: BlockText, Text: text} }
+
+// ToolResultBlock returns a tool_result block answering the tool_use with the given id.
+func ToolResultBlock(toolUseID string, content []ContentBlock, isError bool) ContentBlock {
+	return ContentBlock{Type: BlockToolResult, ToolUseID: toolUseID, Content: content, IsError: isError}
+}
+
+// UserText returns a user message holding one text block.
+func UserText(text string) Message {
+	return Message{Role: RoleUser, Content: []ContentBlock{TextBlock(text)}}
+}
+
+// Text concatenates the text blocks of the message.
+func (m Message) Text() string {
+	var s string
+	for _, b := range m.Content {
+		if b.Type == BlockText {
+			s += b.Text
+		}
+	}
+	return s
+}
+
+// ToolUses returns the tool_use blocks of the message, in order.
+func (m Message) ToolUses() []ContentBlock {
+	var uses []ContentBlock
+	for _, b := range m.Content {
+		if b.Type == BlockToolUse {
+			uses = append(uses, b)
+		}
+	}
+	return uses
+}
+
+type textJSON struct {
+	Type BlockType `json:"type"`
+	Text string    `json:"text"`
+}
+
+type thinkingJSON struct {
+	Type      BlockType `json:"type"`
+	Thinking  string    `json:"thinking"`
+	Signature string    `json:"signature"`
+}
+
+type redactedJSON struct {
+	Type BlockType `json:"type"`
+	Data string    `json:"data"`
+}
+
+type toolUseJSON struct {
+	Type  BlockType       `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+type toolResultJSON struct {
+	Type      BlockType      `json:"type"`
+	ToolUseID string         `json:"tool_use_id"`
+	Content   []ContentBlock `json:"content"`
+	IsError   bool           `json:"is_error,omitempty"`
+}
+
+type imageJSON struct {
+	Type   BlockType    `json:"type"`
+	Source *ImageSource `json:"source"`
+}
+
+// MarshalJSON writes the block in the Anthropic API's JSON shape for its type.
+func (b ContentBlock) MarshalJSON() ([]byte, error) {
+	switch b.Type {
+	case BlockText:
+		return json.Marshal(textJSON{b.Type, b.Text})
+	case BlockThinking:
+		return json.Marshal(thinkingJSON{b.Type, b.Thinking, b.Signature})
+	case BlockRedactedThinking:
+		return json.Marshal(redactedJSON{b.Type, b.Data})
+	case BlockToolUse:
+		input := b.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		return json.Marshal(toolUseJSON{b.Type, b.ID, b.Name, input})
+	case BlockToolResult:
+		content := b.Content
+		if content == nil {
+			content = []ContentBlock{}
+		}
+		return json.Marshal(toolResultJSON{b.Type, b.ToolUseID, content, b.IsError})
+	case BlockImage:
+		return json.Marshal(imageJSON{b.Type, b.Source})
+	}
+	return nil, fmt.Errorf("marshal content block: unknown type %q", b.Type)
+}
+
+type blockJSON struct {
+	Type      BlockType       `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+	Source    *ImageSource    `json:"source"`
+}
+
+// UnmarshalJSON reads a block in the API's shape; a tool_result's content may be
+// a plain string or a list of blocks.
+func (b *ContentBlock) UnmarshalJSON(data []byte) error {
+	var raw blockJSON
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*b = ContentBlock{
+		Type: raw.Type, Text: raw.Text, Thinking: raw.Thinking, Signature: raw.Signature,
+		Data: raw.Data, ID: raw.ID, Name: raw.Name, Input: raw.Input,
+		ToolUseID: raw.ToolUseID, IsError: raw.IsError, Source: raw.Source,
+	}
+	if len(raw.Content) == 0 || string(raw.Content) == "null" {
+		return nil
+	}
+	var text string
+	if err := json.Unmarshal(raw.Content, &text); err == nil {
+		b.Content = []ContentBlock{TextBlock(text)}
+		return nil
+	}
+	return json.Unmarshal(raw.Content, &b.Content)
+}

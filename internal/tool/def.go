@@ -1,0 +1,185 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+)
+
+// Def is what a tool author writes: the tool's metadata, its typed input and the
+// hooks that differ from the defaults. Build turns it into a Tool.
+type Def[In, Out any] struct {
+	Name        string
+	Aliases     []string
+	SearchHint  string
+	Description string
+	// MaxResultSizeChars must be set: a positive size, or Unlimited for tools
+	// that bound their own output.
+	MaxResultSizeChars int
+	ShouldDefer        bool
+	AlwaysLoad         bool
+	InterruptBehavior  InterruptBehavior
+
+	// ValidateInput runs cheap checks before any permission prompt; nil accepts all input.
+	ValidateInput func(ctx context.Context, in In, env *Env) error
+	// CheckPermissions is the tool-specific permission verdict; nil is Passthrough.
+	CheckPermissions func(ctx context.Context, in In, env *Env) PermissionResult
+	// Call does the work; required.
+	Call func(ctx context.Context, in In, env *Env, progress Progress) (Out, error)
+	// IsConcurrencySafe, IsReadOnly and IsDestructive classify a call; nil is false,
+	// so a tool that says nothing is treated as writing and not parallel-safe.
+	IsConcurrencySafe func(in In) bool
+	IsReadOnly        func(in In) bool
+	IsDestructive     func(in In) bool
+	// IsEnabled reports whether the tool is available; nil is always.
+	IsEnabled func() bool
+	// MapResult turns the output into tool_result content; nil renders a string
+	// output as text and anything else as JSON text.
+	MapResult func(out Out) []llm.ContentBlock
+}
+
+// Always is a predicate that holds for every input, for IsReadOnly and friends.
+func Always[In any](In) bool { return true }
+
+// Never is a predicate that holds for no input; it states a default explicitly.
+func Never[In any](In) bool { return false }
+
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Build checks def and returns the Tool it describes, with fail-closed defaults
+// for every hook left nil. It refuses a Def without a valid name, description,
+// Call or MaxResultSizeChars, and an input type that has no JSON schema.
+func Build[In, Out any](def Def[In, Out]) (Tool, error) {
+	var problems []error
+	if !namePattern.MatchString(def.Name) {
+		problems = append(problems, fmt.Errorf("name %q must be 1-64 characters of letters, digits, _ or -", def.Name))
+	}
+	if def.Description == "" {
+		problems = append(problems, errors.New("description is required"))
+	}
+	if def.Call == nil {
+		problems = append(problems, errors.New("Call is required"))
+	}
+	if def.MaxResultSizeChars <= 0 {
+		problems = append(problems, errors.New("MaxResultSizeChars is required: a positive size, or tool.Unlimited for a tool that bounds its own output"))
+	}
+	schema, fields, err := schemaFor[In]()
+	if err != nil {
+		problems = append(problems, err)
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("build tool %q: %w", def.Name, errors.Join(problems...))
+	}
+	return &built[In, Out]{def: def, schema: schema, fields: fields}, nil
+}
+
+// MustBuild is Build for the built-in tools defined at package level, where a
+// refused Def is a programming error caught by the first test run.
+func MustBuild[In, Out any](def Def[In, Out]) Tool {
+	t, err := Build(def)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+type built[In, Out any] struct {
+	def    Def[In, Out]
+	schema json.RawMessage
+	fields *objectShape
+}
+
+func (t *built[In, Out]) Name() string                 { return t.def.Name }
+func (t *built[In, Out]) Aliases() []string            { return t.def.Aliases }
+func (t *built[In, Out]) SearchHint() string           { return t.def.SearchHint }
+func (t *built[In, Out]) Description() string          { return t.def.Description }
+func (t *built[In, Out]) InputSchema() json.RawMessage { return t.schema }
+func (t *built[In, Out]) MaxResultSizeChars() int      { return t.def.MaxResultSizeChars }
+func (t *built[In, Out]) ShouldDefer() bool            { return t.def.ShouldDefer }
+func (t *built[In, Out]) AlwaysLoad() bool             { return t.def.AlwaysLoad }
+
+func (t *built[In, Out]) InterruptBehavior() InterruptBehavior { return t.def.InterruptBehavior }
+
+func (t *built[In, Out]) MatchesName(name string) bool {
+	return name == t.def.Name || slices.Contains(t.def.Aliases, name)
+}
+
+func (t *built[In, Out]) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: t.def.Name, Description: t.def.Description, InputSchema: t.schema}
+}
+
+func (t *built[In, Out]) IsEnabled() bool {
+	return t.def.IsEnabled == nil || t.def.IsEnabled()
+}
+
+func (t *built[In, Out]) Parse(raw json.RawMessage) (Call, error) {
+	in, err := decode[In](t.def.Name, t.fields, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &call[In, Out]{tool: t, in: in}, nil
+}
+
+type call[In, Out any] struct {
+	tool *built[In, Out]
+	in   In
+}
+
+func (c *call[In, Out]) Tool() Tool { return c.tool }
+func (c *call[In, Out]) Input() any { return c.in }
+
+func (c *call[In, Out]) IsReadOnly() bool        { return holds(c.tool.def.IsReadOnly, c.in) }
+func (c *call[In, Out]) IsConcurrencySafe() bool { return holds(c.tool.def.IsConcurrencySafe, c.in) }
+func (c *call[In, Out]) IsDestructive() bool     { return holds(c.tool.def.IsDestructive, c.in) }
+
+func holds[In any](predicate func(In) bool, in In) bool {
+	return predicate != nil && predicate(in)
+}
+
+func (c *call[In, Out]) Validate(ctx context.Context, env *Env) error {
+	if c.tool.def.ValidateInput == nil {
+		return nil
+	}
+	return c.tool.def.ValidateInput(ctx, c.in, env)
+}
+
+func (c *call[In, Out]) CheckPermissions(ctx context.Context, env *Env) PermissionResult {
+	if c.tool.def.CheckPermissions == nil {
+		return PermissionResult{Behavior: Passthrough}
+	}
+	return c.tool.def.CheckPermissions(ctx, c.in, env)
+}
+
+func (c *call[In, Out]) Run(ctx context.Context, env *Env, progress Progress) (Result, error) {
+	if progress == nil {
+		progress = func(ProgressEvent) {}
+	}
+	out, err := c.tool.def.Call(ctx, c.in, env, progress)
+	if err != nil {
+		return Result{}, err
+	}
+	if c.tool.def.MapResult != nil {
+		return Result{Output: out, Content: c.tool.def.MapResult(out)}, nil
+	}
+	content, err := defaultContent(out)
+	if err != nil {
+		return Result{}, fmt.Errorf("encode %s output: %w", c.tool.def.Name, err)
+	}
+	return Result{Output: out, Content: content}, nil
+}
+
+func defaultContent(out any) ([]llm.ContentBlock, error) {
+	if s, ok := out.(string); ok {
+		return []llm.ContentBlock{llm.TextBlock(s)}, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return []llm.ContentBlock{llm.TextBlock(string(b))}, nil
+}

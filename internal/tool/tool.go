@@ -1,0 +1,134 @@
+// Package tool is the contract between the agent and every tool: the Def a tool
+// author writes, Build with its fail-closed defaults, the non-generic Tool and
+// Call the registry and executor hold, and the per-call Env, progress and
+// permission types.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+)
+
+// Unlimited is the MaxResultSizeChars of a tool that bounds its own output, so
+// its results are never moved to disk.
+const Unlimited = math.MaxInt
+
+// Tool is a built tool as the registry and the executor see it.
+type Tool interface {
+	// Name is the name used in the API.
+	Name() string
+	// Aliases are former names the model may still send.
+	Aliases() []string
+	// MatchesName reports whether name is the tool's name or one of its aliases.
+	MatchesName(name string) bool
+	// SearchHint is a few words, complementary to the name, for tool search.
+	SearchHint() string
+	// Description is what the model reads about the tool.
+	Description() string
+	// InputSchema is the JSON schema of the input, generated from the input struct.
+	InputSchema() json.RawMessage
+	// Spec is the tool as sent to the model.
+	Spec() llm.ToolSpec
+	// MaxResultSizeChars is the result size above which the result is stored on disk.
+	MaxResultSizeChars() int
+	// ShouldDefer leaves the tool out of the first prompt when tool search is on.
+	ShouldDefer() bool
+	// AlwaysLoad keeps the tool in the prompt even when tools are deferred.
+	AlwaysLoad() bool
+	// IsEnabled reports whether the tool is available at all.
+	IsEnabled() bool
+	// InterruptBehavior says what a new user message does to a running call.
+	InterruptBehavior() InterruptBehavior
+	// Parse decodes the model's raw input into a Call, or returns an *InputError
+	// listing every problem with it.
+	Parse(raw json.RawMessage) (Call, error)
+}
+
+// Call is one decoded invocation of a tool, ready for the executor's pipeline.
+type Call interface {
+	// Tool is the tool this call belongs to.
+	Tool() Tool
+	// Input is the decoded input struct.
+	Input() any
+	// IsReadOnly reports whether the call only reads; read-only and plan modes rely on it.
+	IsReadOnly() bool
+	// IsConcurrencySafe reports whether the call may run in parallel with other safe calls.
+	IsConcurrencySafe() bool
+	// IsDestructive reports whether the call does something irreversible.
+	IsDestructive() bool
+	// Validate runs the tool's cheap checks, before any permission prompt.
+	Validate(ctx context.Context, env *Env) error
+	// CheckPermissions is the tool-specific part of the permission decision.
+	CheckPermissions(ctx context.Context, env *Env) PermissionResult
+	// Run does the work and maps the output to tool_result content.
+	Run(ctx context.Context, env *Env, progress Progress) (Result, error)
+}
+
+// Result is the outcome of a successful call.
+type Result struct {
+	// Output is the typed value the tool's Call returned.
+	Output any
+	// Content is Output mapped to tool_result content blocks.
+	Content []llm.ContentBlock
+}
+
+// Env is the per-call snapshot of the session a tool runs in.
+type Env struct {
+	// Cwd is the session's working directory; relative paths resolve against it.
+	Cwd string
+	// AdditionalDirs are the directories added with --add-dir, besides Cwd.
+	AdditionalDirs []string
+	// SessionID identifies the session.
+	SessionID string
+	// PermissionMode is the session's permission mode, such as "default" or "plan".
+	PermissionMode string
+	// ToolUseID is the id of the tool_use block being answered.
+	ToolUseID string
+}
+
+// ProgressEvent is an update a running call reports, such as a tail of command output.
+type ProgressEvent struct {
+	Message string
+	Data    any
+}
+
+// Progress receives a running call's progress events; it is never nil inside Run.
+type Progress func(ProgressEvent)
+
+// InterruptBehavior is what happens to a running call when the user sends a new message.
+type InterruptBehavior int
+
+// The interrupt behaviours; Block is the default.
+const (
+	Block InterruptBehavior = iota
+	Cancel
+)
+
+// Behavior is the verdict of a permission check.
+type Behavior int
+
+// Permission verdicts. Passthrough means the tool has no opinion and the generic
+// rules and mode decide; Allow means the tool vouches for the call (deny and ask
+// rules still win).
+const (
+	Passthrough Behavior = iota
+	Allow
+	Ask
+	Deny
+)
+
+func (b Behavior) String() string {
+	return [...]string{"passthrough", "allow", "ask", "deny"}[b]
+}
+
+// PermissionResult is a tool's verdict on one call.
+type PermissionResult struct {
+	Behavior Behavior
+	// Message explains the verdict, to the user when asking and to the model when denying.
+	Message string
+	// Subject is the exact part that needs approval: a sub-command or a path.
+	Subject string
+}
