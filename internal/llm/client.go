@@ -95,6 +95,8 @@ type MessageEnd struct {
 	Message    Message
 	StopReason StopReason
 	Usage      Usage
+	// MessageID is the provider's id of the message ("msg_…").
+	MessageID string
 	// RequestID is the provider's id of the request, when it sent one.
 	RequestID string
 }
