@@ -125,6 +125,11 @@ func (t *built[In, Out]) Parse(raw json.RawMessage) (Call, error) {
 	return &call[In, Out]{tool: t, in: in}, nil
 }
 
+func (t *built[In, Out]) ZeroCall() Call {
+	var zero In
+	return &call[In, Out]{tool: t, in: zero}
+}
+
 type call[In, Out any] struct {
 	tool *built[In, Out]
 	in   In

@@ -45,6 +45,9 @@ type Tool interface {
 	// Parse decodes the model's raw input into a Call, or returns an *InputError
 	// listing every problem with it.
 	Parse(raw json.RawMessage) (Call, error)
+	// ZeroCall is a call with the zero input, to show a tool's flags where there
+	// is no input (the tools listing).
+	ZeroCall() Call
 }
 
 // Call is one decoded invocation of a tool, ready for the executor's pipeline.
