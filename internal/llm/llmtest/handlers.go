@@ -1,0 +1,172 @@
+package llmtest
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// serveMessages answers POST /v1/messages with the next turn or fault.
+func (s *Server) serveMessages(w http.ResponseWriter, r *http.Request) {
+	req := s.receive(r, true)
+	if len(req.Violations) > 0 {
+		w.Header().Set("x-should-retry", "false")
+		writeError(w, http.StatusBadRequest, "invalid_request_error", strings.Join(req.Violations, "; "), req.ID)
+		return
+	}
+	turn, fault, msgID, ok := s.pick(req)
+	if !ok {
+		s.violate("%s (%d messages): llmtest: script exhausted", req.ID, len(req.Messages))
+		w.Header().Set("x-should-retry", "false")
+		writeError(w, http.StatusInternalServerError, "api_error", "llmtest: script exhausted", req.ID)
+		return
+	}
+	if fault != nil && fault.Status != 0 {
+		writeFault(w, *fault, req.ID)
+		return
+	}
+	s.stream(w, r, turn, fault, msgID, req.ID)
+}
+
+// serveCountTokens answers POST /v1/messages/count_tokens with a count that
+// grows with the size of the body.
+func (s *Server) serveCountTokens(w http.ResponseWriter, r *http.Request) {
+	req := s.receive(r, false)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("request-id", req.ID)
+	fmt.Fprintf(w, `{"input_tokens":%d}`, max(1, len(req.Body)/4))
+}
+
+// serveNotFound answers any other path with the API's 404 error, and records it.
+func (s *Server) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	req := s.receive(r, false)
+	s.violate("%s (%s %s): no such endpoint", req.ID, r.Method, r.URL.Path)
+	writeError(w, http.StatusNotFound, "not_found_error", fmt.Sprintf("llmtest: no endpoint %s %s", r.Method, r.URL.Path), req.ID)
+}
+
+// writeError writes an API error response.
+func writeError(w http.ResponseWriter, status int, typ, message, requestID string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("request-id", requestID)
+	w.WriteHeader(status)
+	w.Write(errorBody(typ, message, requestID))
+}
+
+// writeFault writes the error response of a Status fault, with its retry headers.
+func writeFault(w http.ResponseWriter, f Fault, requestID string) {
+	if f.RetryAfterMs > 0 {
+		w.Header().Set("retry-after-ms", strconv.Itoa(f.RetryAfterMs))
+	}
+	if f.RetryAfter > 0 {
+		w.Header().Set("retry-after", strconv.Itoa(f.RetryAfter))
+	}
+	if f.ShouldRetry != "" {
+		w.Header().Set("x-should-retry", f.ShouldRetry)
+	}
+	typ, message := f.Type, f.Message
+	if typ == "" {
+		typ = errorType(f.Status)
+	}
+	if message == "" {
+		message = "llmtest: scripted fault: " + f.describe()
+	}
+	writeError(w, f.Status, typ, message, requestID)
+}
+
+// stream writes the SSE events of turn, cut short or spoiled by a streaming fault.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, fault *Fault, msgID, requestID string) {
+	events := turnEvents(turn, msgID)
+	cut, tail := len(events), event{}
+	if fault != nil {
+		cut, tail = faultCut(*fault, events)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("request-id", requestID)
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	if rc.Flush() != nil {
+		return
+	}
+	for i, e := range events[:cut] {
+		if i > 0 && !s.pause(r, turn.ChunkDelay) {
+			return
+		}
+		if writeEvent(w, rc, e) != nil {
+			return
+		}
+	}
+	switch {
+	case fault == nil:
+	case tail.name != "":
+		writeEvent(w, rc, tail)
+	case fault.Hang:
+		s.pause(r, -1)
+	case fault.DropAfterEvents > 0:
+		reset(rc)
+	}
+}
+
+// faultCut returns how many events of the turn a streaming fault serves and
+// the event it sends after them, if any.
+func faultCut(f Fault, events []event) (int, event) {
+	half := max(1, len(events)/2)
+	switch {
+	case f.DropAfterEvents > 0:
+		return min(f.DropAfterEvents, len(events)), event{}
+	case f.Malformed:
+		return half, event{"content_block_delta", []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated`)}
+	case f.StreamError != "":
+		message := f.Message
+		if message == "" {
+			message = "llmtest: scripted stream error"
+		}
+		return half, event{"error", errorBody(f.StreamError, message, "")}
+	}
+	return 1, event{} // Hang: message_start only
+}
+
+// writeEvent writes one SSE event and flushes it.
+func writeEvent(w http.ResponseWriter, rc *http.ResponseController, e event) error {
+	if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data); err != nil {
+		return err
+	}
+	return rc.Flush()
+}
+
+// pause waits d (forever when d < 0) and reports whether the client and the
+// server are both still there.
+func (s *Server) pause(r *http.Request, d time.Duration) bool {
+	if d == 0 {
+		return true
+	}
+	var timeout <-chan time.Time
+	if d > 0 {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case <-timeout:
+		return true
+	case <-r.Context().Done():
+	case <-s.quit:
+	}
+	return false
+}
+
+// reset takes the connection over and closes it with a TCP reset.
+func reset(rc *http.ResponseController) {
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		return
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetLinger(0)
+	}
+	conn.Close()
+}

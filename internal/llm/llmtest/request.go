@@ -1,0 +1,191 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+)
+
+// Request is one request the server received, with its body parsed.
+type Request struct {
+	// ID is the request-id the server answered with ("req_llmtest_001"…).
+	ID string
+	// Time is when the request arrived.
+	Time time.Time
+	// Path is the URL path, such as "/v1/messages".
+	Path   string
+	Header http.Header
+	// Body is the raw request body.
+	Body []byte
+
+	Model string
+	// System is the system prompt; when it was sent as blocks, their texts concatenated.
+	System string
+	// RawSystem is the system field as sent (a string or a list of blocks).
+	RawSystem json.RawMessage
+	Messages  []llm.Message
+	Tools     []llm.ToolSpec
+	MaxTokens int
+	Stream    bool
+
+	// Violations lists the protocol rules this request broke; the server
+	// answered it with a 400 invalid_request_error.
+	Violations []string
+}
+
+// AssistantTurns counts the assistant messages of the request's history.
+func (r Request) AssistantTurns() int {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == llm.RoleAssistant {
+			n++
+		}
+	}
+	return n
+}
+
+type requestJSON struct {
+	Model     string            `json:"model"`
+	System    json.RawMessage   `json:"system"`
+	Messages  []wireMessageJSON `json:"messages"`
+	Tools     []llm.ToolSpec    `json:"tools"`
+	MaxTokens int               `json:"max_tokens"`
+	Stream    bool              `json:"stream"`
+}
+
+type wireMessageJSON struct {
+	Role    llm.Role        `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// parseBody fills the parsed fields of r from r.Body.
+func (r *Request) parseBody() error {
+	var body requestJSON
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		return fmt.Errorf("parse request body: %w", err)
+	}
+	r.Model, r.RawSystem, r.Tools, r.MaxTokens, r.Stream =
+		body.Model, body.System, body.Tools, body.MaxTokens, body.Stream
+	system, err := systemText(body.System)
+	if err != nil {
+		return err
+	}
+	r.System = system
+	for i, m := range body.Messages {
+		content, err := contentBlocks(m.Content)
+		if err != nil {
+			return fmt.Errorf("parse messages[%d]: %w", i, err)
+		}
+		r.Messages = append(r.Messages, llm.Message{Role: m.Role, Content: content})
+	}
+	return nil
+}
+
+// systemText reads a system field sent as a string or as text blocks.
+func systemText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var blocks []llm.ContentBlock
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return "", fmt.Errorf("parse system: %w", err)
+	}
+	for _, b := range blocks {
+		s += b.Text
+	}
+	return s, nil
+}
+
+// contentBlocks reads message content sent as a string or as blocks.
+func contentBlocks(raw json.RawMessage) ([]llm.ContentBlock, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []llm.ContentBlock{llm.TextBlock(s)}, nil
+	}
+	var blocks []llm.ContentBlock
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return nil, err
+	}
+	return blocks, nil
+}
+
+// checkRequest returns the rules of the Messages API that a streaming request breaks.
+func checkRequest(r Request) []string {
+	var v []string
+	if r.Model == "" {
+		v = append(v, "model: field required")
+	}
+	if r.MaxTokens <= 0 {
+		v = append(v, fmt.Sprintf("max_tokens: must be positive, got %d", r.MaxTokens))
+	}
+	if len(r.Messages) == 0 {
+		v = append(v, "messages: at least one message is required")
+	}
+	if !r.Stream {
+		v = append(v, "stream: llmtest serves only streaming requests (stream: true)")
+	}
+	return append(v, checkToolPairs(r.Messages)...)
+}
+
+// checkToolPairs checks that every tool_use of an assistant message has exactly
+// one tool_result in the immediately following user message, placed before any
+// other block, and that no tool_result answers an id that message did not use.
+func checkToolPairs(msgs []llm.Message) []string {
+	var v []string
+	var pending []string // tool_use ids of the previous message, if assistant
+	for i, m := range msgs {
+		if m.Role == llm.RoleUser {
+			v = append(v, checkResults(i, m, pending)...)
+		} else if len(pending) > 0 {
+			v = append(v, fmt.Sprintf("messages[%d]: tool_use ids %q have no tool_result in the next message, which is not a user message", i-1, pending))
+		}
+		pending = nil
+		if m.Role == llm.RoleAssistant {
+			for _, b := range m.ToolUses() {
+				pending = append(pending, b.ID)
+			}
+		}
+	}
+	if len(pending) > 0 {
+		v = append(v, fmt.Sprintf("messages[%d]: tool_use ids %q have no tool_result: the conversation ends after them", len(msgs)-1, pending))
+	}
+	return v
+}
+
+// checkResults checks the tool_result blocks of user message i against the
+// tool_use ids of the assistant message before it.
+func checkResults(i int, m llm.Message, used []string) []string {
+	var v []string
+	count := map[string]int{}
+	seenOther := false
+	for j, b := range m.Content {
+		if b.Type != llm.BlockToolResult {
+			seenOther = true
+			continue
+		}
+		count[b.ToolUseID]++
+		if seenOther && len(used) > 0 {
+			v = append(v, fmt.Sprintf("messages[%d].content[%d]: tool_result blocks must come before any other block", i, j))
+		}
+	}
+	known := map[string]bool{}
+	for _, id := range used {
+		known[id] = true
+		if n := count[id]; n != 1 {
+			v = append(v, fmt.Sprintf("messages[%d]: tool_use id %q has %d tool_result blocks, want exactly 1", i, id, n))
+		}
+	}
+	for j, b := range m.Content {
+		if b.Type == llm.BlockToolResult && !known[b.ToolUseID] {
+			v = append(v, fmt.Sprintf("messages[%d].content[%d]: tool_result for unknown tool_use id %q (not used by the previous assistant message)", i, j, b.ToolUseID))
+		}
+	}
+	return v
+}

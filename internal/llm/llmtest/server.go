@@ -1,0 +1,217 @@
+// Package llmtest is a scripted model server for tests: a real HTTP server on
+// 127.0.0.1 that speaks the Anthropic Messages API (POST /v1/messages) with the
+// API's exact SSE streaming, serving scripted turns in order, one per request.
+//
+// A turn can be preceded by faults (HTTP errors with retry headers, a connection
+// cut mid-stream, a malformed event, an error event, a hang), served one per
+// request before the turn itself. Every request is recorded with its parsed body
+// and checked against the rules of the API, among them the tool_use/tool_result
+// pairing; a request that breaks one, or that arrives when the script is
+// exhausted, is a violation, and New fails the test for it when the test ends.
+package llmtest
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Server is a running scripted model server.
+type Server struct {
+	// URL is the base URL of the server, such as "http://127.0.0.1:43211".
+	URL string
+
+	ts   *httptest.Server
+	quit chan struct{}
+	once sync.Once
+
+	mu           sync.Mutex
+	turns        []Turn
+	byHistory    bool
+	next         int         // index of the next turn in queue mode
+	faultsServed map[int]int // turn index -> faults already served
+	requests     []Request
+	violations   []string
+	received     int
+	served       int
+	noRecord     bool
+	onRequest    func(Request)
+}
+
+// New starts a server for a test. When the test ends it closes the server and
+// fails the test for every recorded violation.
+func New(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start()
+	if err != nil {
+		t.Fatalf("llmtest: %v", err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		for _, v := range s.Violations() {
+			t.Errorf("llmtest: protocol violation: %s", v)
+		}
+	})
+	return s
+}
+
+// Start starts a server on a free port of 127.0.0.1, for use outside tests.
+func Start() (*Server, error) { return Listen("127.0.0.1:0") }
+
+// Listen starts a server on addr ("host:port"; port 0 picks a free one).
+func Listen(addr string) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("llmtest: listen on %s: %w", addr, err)
+	}
+	s := &Server{quit: make(chan struct{}), faultsServed: map[int]int{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/messages", s.serveMessages)
+	mux.HandleFunc("POST /v1/messages/count_tokens", s.serveCountTokens)
+	mux.HandleFunc("/", s.serveNotFound)
+	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
+	s.ts.Start()
+	s.URL = s.ts.URL
+	return s, nil
+}
+
+// Close stops the server: hanging and streaming answers end, connections close.
+func (s *Server) Close() {
+	s.once.Do(func() {
+		close(s.quit)
+		s.ts.CloseClientConnections()
+		s.ts.Close()
+	})
+}
+
+// Push appends turns to the script. It panics on a turn that cannot be served
+// (a block of another kind than text, thinking, redacted_thinking, tool_use, or
+// a fault that sets no kind or several), since that is a mistake in the test.
+func (s *Server) Push(turns ...Turn) {
+	for i, t := range turns {
+		if err := t.validate(); err != nil {
+			panic(fmt.Sprintf("llmtest: Push: turn %d: %v", i, err))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, turns...)
+}
+
+// ServeByHistory pushes turns and makes the choice of turn stateless: a request
+// whose history holds i assistant messages gets turn i, or the last turn past
+// the end, so the same script serves any number of sequential conversations.
+// A turn's faults are still served once each, to the first requests that select it.
+func (s *Server) ServeByHistory(turns ...Turn) {
+	s.Push(turns...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byHistory = true
+}
+
+// Requests returns a copy of the requests received so far, in arrival order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Violations returns the protocol violations recorded so far.
+func (s *Server) Violations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.violations...)
+}
+
+// SetRecord turns the recording of requests on (the default) or off, for long
+// runs where keeping every body would grow without bound. Checks still run.
+func (s *Server) SetRecord(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noRecord = !on
+}
+
+// OnRequest sets a function called with every request once it is parsed and
+// checked, before it is answered; calls may be concurrent.
+func (s *Server) OnRequest(fn func(Request)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onRequest = fn
+}
+
+// receive reads, parses, checks and records a request; check says whether to
+// apply the rules of a message request.
+func (s *Server) receive(r *http.Request, check bool) Request {
+	req := Request{Time: time.Now(), Path: r.URL.Path, Header: r.Header.Clone()}
+	body, err := io.ReadAll(r.Body)
+	req.Body = body
+	switch {
+	case err != nil:
+		req.Violations = []string{fmt.Sprintf("read body: %v", err)}
+	case check:
+		if err := req.parseBody(); err != nil {
+			req.Violations = []string{err.Error()}
+		} else {
+			req.Violations = checkRequest(req)
+		}
+	}
+	s.mu.Lock()
+	s.received++
+	req.ID = fmt.Sprintf("req_llmtest_%03d", s.received)
+	for _, v := range req.Violations {
+		s.violations = append(s.violations, fmt.Sprintf("%s (%s %s): %s", req.ID, r.Method, req.Path, v))
+	}
+	if !s.noRecord {
+		s.requests = append(s.requests, req)
+	}
+	hook := s.onRequest
+	s.mu.Unlock()
+	if hook != nil {
+		hook(req)
+	}
+	return req
+}
+
+// violate records a violation that is not a property of one request's body.
+func (s *Server) violate(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.violations = append(s.violations, fmt.Sprintf(format, args...))
+}
+
+// pick chooses the turn answering req and the fault to serve instead, if any.
+func (s *Server) pick(req Request) (turn Turn, fault *Fault, msgID string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx := s.next
+	if s.byHistory {
+		idx = min(req.AssistantTurns(), len(s.turns)-1)
+	}
+	if idx < 0 || idx >= len(s.turns) {
+		return Turn{}, nil, "", false
+	}
+	t := s.turns[idx]
+	if k := s.faultsServed[idx]; k < len(t.Faults) {
+		s.faultsServed[idx]++
+		fault = &t.Faults[k]
+	} else if !s.byHistory {
+		s.next++
+	}
+	s.served++
+	return t.resolved(idx, req.Model), fault, fmt.Sprintf("msg_llmtest_%03d", s.served), true
+}
+
+// Pending returns how many pushed turns a queue-mode script has not served yet.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byHistory {
+		return 0
+	}
+	return len(s.turns) - s.next
+}
