@@ -6,8 +6,16 @@
 // cut mid-stream, a malformed event, an error event, a hang), served one per
 // request before the turn itself. Every request is recorded with its parsed body
 // and checked against the rules of the API, among them the tool_use/tool_result
-// pairing; a request that breaks one, or that arrives when the script is
-// exhausted, is a violation, and New fails the test for it when the test ends.
+// pairing; a request that breaks one is answered with a 400 like the API's.
+// Such a request, or one that arrives when the script is exhausted, is a
+// violation, and New fails the test for it when the test ends:
+//
+//	srv := llmtest.New(t)
+//	srv.Push(
+//		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Read", `{"file_path":"a.go"}`)}},
+//		llmtest.Turn{Faults: []llmtest.Fault{{Status: 529}}, Blocks: []llm.ContentBlock{llmtest.Text("done")}},
+//	)
+//	// run the client against srv.URL, then look at srv.Requests()[1].Messages
 package llmtest
 
 import (
