@@ -1,0 +1,216 @@
+// Package agent runs the query loop: it streams the model's answer, runs the
+// tool calls through the executor (validate, permission, call, result) with
+// parallel batches of concurrency-safe calls, and feeds the results back until
+// the model ends its turn, a limit is reached or the run is interrupted.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+// Options configure an Agent.
+type Options struct {
+	Client llm.Client
+	Model  string
+	System string
+	// Tools is the assembled pool offered to the model, in order.
+	Tools       []tool.Tool
+	Permissions *permission.Context
+	// Prompter answers permission asks; nil refuses them, as in headless runs.
+	Prompter permission.Prompter
+	// Env is the session's tool environment; each call gets a copy.
+	Env tool.Env
+	// MaxTurns stops the run after that many model responses; 0 is no limit.
+	MaxTurns int
+	// MaxTokens caps each response; 0 leaves it to the provider's default.
+	MaxTokens int
+	// OnEvent receives every event of a run, one at a time; nil discards them.
+	OnEvent func(Event)
+}
+
+// Outcome says how a run ended.
+type Outcome int
+
+// The ways a run ends.
+const (
+	Completed Outcome = iota
+	MaxTurnsReached
+	Failed
+	Interrupted
+)
+
+// Result summarises a run.
+type Result struct {
+	Outcome Outcome
+	// Err explains a Failed or Interrupted run.
+	Err error
+	// Text is the text of the last assistant message.
+	Text     string
+	NumTurns int
+	Duration time.Duration
+	// APIDuration is the time spent waiting for the model.
+	APIDuration time.Duration
+	Usage       llm.Usage
+	CostUSD     float64
+	Denials     []Denial
+}
+
+// Agent holds one conversation; Run adds a prompt and loops until the model is done.
+type Agent struct {
+	opts     Options
+	messages []llm.Message
+	emitMu   sync.Mutex
+	askMu    sync.Mutex
+}
+
+// New returns an Agent with an empty conversation.
+func New(opts Options) *Agent {
+	if opts.Prompter == nil {
+		opts.Prompter = permission.NeverAsk{}
+	}
+	if opts.Permissions == nil {
+		opts.Permissions = &permission.Context{Mode: permission.ModeDefault}
+	}
+	return &Agent{opts: opts}
+}
+
+// Messages returns the conversation so far.
+func (a *Agent) Messages() []llm.Message { return a.messages }
+
+// ErrLoop is the cause of a run stopped because the model repeated a failing call.
+var ErrLoop = errors.New("the model repeated the same failing tool call")
+
+// Run adds prompt to the conversation and runs turns until the model ends its
+// turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
+// ctx is cancelled. The conversation stays valid for the API in every case.
+func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
+	start := time.Now()
+	defer func() {
+		res.Duration = time.Since(start)
+		res.CostUSD = llm.Cost(a.opts.Model, res.Usage)
+	}()
+	a.addUser(llm.UserText(prompt))
+	loop := newLoopDetector()
+	for {
+		if a.opts.MaxTurns > 0 && res.NumTurns >= a.opts.MaxTurns {
+			res.Outcome = MaxTurnsReached
+			res.Err = fmt.Errorf("reached the maximum number of turns (%d)", a.opts.MaxTurns)
+			return res
+		}
+		reply, err := a.request(ctx, &res)
+		if err != nil {
+			return a.stopped(ctx, res, err)
+		}
+		res.NumTurns++
+		res.Text = reply.Message.Text()
+		uses := reply.Message.ToolUses()
+		if len(uses) == 0 {
+			if reply.StopReason == llm.StopPauseTurn {
+				continue
+			}
+			res.Outcome = Completed
+			return res
+		}
+		results, denials := a.execute(ctx, uses, endsInCutCall(reply))
+		res.Denials = append(res.Denials, denials...)
+		stop := loop.observe(uses, results)
+		a.addUser(llm.Message{Role: llm.RoleUser, Content: results})
+		if ctx.Err() != nil {
+			return a.stopped(ctx, res, ctx.Err())
+		}
+		if stop != nil {
+			res.Outcome, res.Err = Failed, stop
+			return res
+		}
+	}
+}
+
+func (a *Agent) stopped(ctx context.Context, res Result, err error) Result {
+	res.Err = err
+	res.Outcome = Failed
+	if ctx.Err() != nil {
+		res.Outcome = Interrupted
+		res.Err = ctx.Err()
+	}
+	return res
+}
+
+// request streams one model response, forwards its deltas as events and adds
+// the finished message to the conversation.
+func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error) {
+	req := llm.Request{
+		Model: a.opts.Model, System: a.opts.System, Messages: a.messages,
+		Tools: a.specs(), MaxTokens: a.opts.MaxTokens,
+	}
+	started := time.Now()
+	defer func() { res.APIDuration += time.Since(started) }()
+	names := map[string]string{}
+	for ev, err := range a.opts.Client.Stream(ctx, req) {
+		if err != nil {
+			return llm.MessageEnd{}, err
+		}
+		switch ev := ev.(type) {
+		case llm.TextDelta:
+			a.emit(TextDelta{Text: ev.Text})
+		case llm.ThinkingDelta:
+			a.emit(ThinkingDelta{Text: ev.Thinking})
+		case llm.ToolUseStart:
+			names[ev.ID] = ev.Name
+			a.emit(ToolInputDelta{ID: ev.ID, Name: ev.Name})
+		case llm.ToolUseDelta:
+			a.emit(ToolInputDelta{ID: ev.ID, Name: names[ev.ID], PartialJSON: ev.PartialJSON})
+		case llm.Retry:
+			a.emit(StreamRetry{Attempt: ev.Attempt, Wait: ev.Wait, Err: ev.Err})
+		case llm.MessageEnd:
+			res.Usage = res.Usage.Add(ev.Usage)
+			ev.Message = closeTruncatedCall(ev.Message, ev.StopReason)
+			a.messages = append(a.messages, ev.Message)
+			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: ev.Message,
+				StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})
+			return ev, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return llm.MessageEnd{}, err
+	}
+	return llm.MessageEnd{}, errors.New("the model's response ended without a message")
+}
+
+// endsInCutCall reports whether the response stopped at max_tokens inside its
+// last tool call, whose input is then incomplete.
+func endsInCutCall(reply llm.MessageEnd) bool {
+	content := reply.Message.Content
+	return reply.StopReason == llm.StopMaxTokens && len(content) > 0 && content[len(content)-1].Type == llm.BlockToolUse
+}
+
+func (a *Agent) specs() []llm.ToolSpec {
+	specs := make([]llm.ToolSpec, len(a.opts.Tools))
+	for i, t := range a.opts.Tools {
+		specs[i] = t.Spec()
+	}
+	return specs
+}
+
+func (a *Agent) addUser(m llm.Message) {
+	a.messages = append(a.messages, m)
+	a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
+}
+
+func (a *Agent) emit(e Event) {
+	if a.opts.OnEvent == nil {
+		return
+	}
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
+	a.opts.OnEvent(e)
+}

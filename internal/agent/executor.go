@@ -1,0 +1,204 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
+)
+
+// pending is one tool_use of a message on its way through the executor: either
+// a parsed call, or the error result it ended with before running.
+type pending struct {
+	use   llm.ContentBlock
+	call  tool.Call
+	early *llm.ContentBlock
+}
+
+// execute runs the calls of one assistant message: consecutive concurrency-safe
+// calls in parallel, every other call alone, and returns their tool_result
+// blocks in call order. When truncated, the last call was cut off by max_tokens
+// and is answered without running.
+func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated bool) ([]llm.ContentBlock, []Denial) {
+	calls := make([]*pending, len(uses))
+	for i, use := range uses {
+		a.emit(ToolQueued{ID: use.ID, Name: use.Name, Input: use.Input})
+		calls[i] = a.prepare(use, truncated && i == len(uses)-1)
+	}
+	results := make([]llm.ContentBlock, len(uses))
+	var denials []Denial
+	var mu sync.Mutex
+	runOne := func(i int) {
+		result, denial := a.runCall(ctx, calls[i])
+		mu.Lock()
+		defer mu.Unlock()
+		results[i] = result
+		if denial != nil {
+			denials = append(denials, *denial)
+		}
+	}
+	for start := 0; start < len(calls); {
+		end := start + 1
+		for end < len(calls) && concurrent(calls[start]) && concurrent(calls[end]) {
+			end++
+		}
+		var wg sync.WaitGroup
+		for i := start; i < end; i++ {
+			wg.Go(func() { runOne(i) })
+		}
+		wg.Wait()
+		start = end
+	}
+	return results, denials
+}
+
+// concurrent reports whether the call may share a batch with other such calls;
+// a call that already failed runs nothing, so it may.
+func concurrent(p *pending) bool {
+	return p.early != nil || p.call.IsConcurrencySafe()
+}
+
+// prepare finds the tool and decodes the input; a failure becomes the call's result.
+func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
+	p := &pending{use: use}
+	fail := func(text string) *pending {
+		result := errorResult(use.ID, text)
+		p.early = &result
+		return p
+	}
+	if truncated {
+		return fail(fmt.Sprintf("Your response reached the output token limit while writing this %s call, so it was not run. Continue in smaller steps: split large inputs (such as a long file) over several calls.", use.Name))
+	}
+	t := tools.Find(a.opts.Tools, use.Name)
+	if t == nil {
+		return fail(fmt.Sprintf("Error: No such tool available: %s. The available tools are: %s.",
+			use.Name, strings.Join(tools.Names(a.opts.Tools), ", ")))
+	}
+	call, err := t.Parse(use.Input)
+	if err != nil {
+		return fail(err.Error())
+	}
+	p.call = call
+	return p
+}
+
+// runCall takes one call through validation, permission and the call itself,
+// and returns its tool_result block, plus the denial when it was refused.
+func (a *Agent) runCall(ctx context.Context, p *pending) (llm.ContentBlock, *Denial) {
+	if p.early != nil {
+		a.finish(p, *p.early, 0)
+		return *p.early, nil
+	}
+	if ctx.Err() != nil {
+		return a.finish(p, interruptedResult(p.use.ID), 0), nil
+	}
+	env := a.opts.Env
+	env.ToolUseID = p.use.ID
+	if err := p.call.Validate(ctx, &env); err != nil {
+		return a.finish(p, errorResult(p.use.ID, err.Error()), 0), nil
+	}
+	if refusal, denied := a.authorize(ctx, p, &env); denied {
+		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
+		a.emit(PermissionDenied{Denial: denial, Message: refusal})
+		return a.finish(p, plainError(p.use.ID, refusal), 0), &denial
+	}
+	a.emit(ToolStarted{ID: p.use.ID, Name: p.call.Tool().Name()})
+	started := time.Now()
+	res, err := a.invoke(ctx, p, &env)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return a.finish(p, interruptedResult(p.use.ID), time.Since(started)), nil
+	case err != nil:
+		return a.finish(p, errorResult(p.use.ID, err.Error()), time.Since(started)), nil
+	}
+	content := res.Content
+	if len(content) == 0 {
+		content = []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("%s completed with no output.", p.call.Tool().Name()))}
+	}
+	result := llm.ToolResultBlock(p.use.ID, content, false)
+	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: res.Output, Duration: time.Since(started)})
+	return result, nil
+}
+
+// authorize decides whether the call may run, asking the Prompter when the
+// rules say ask. It returns the message for the model when the call is refused.
+func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (string, bool) {
+	name := p.call.Tool().Name()
+	own := p.call.CheckPermissions(ctx, env)
+	decision := a.opts.Permissions.Decide(permission.Query{
+		Tool: name, ReadOnly: p.call.IsReadOnly(),
+		ToolVerdict: permission.Behavior(own.Behavior), ToolReason: own.Message,
+	})
+	switch decision.Behavior {
+	case permission.Allow:
+		return "", false
+	case permission.Deny:
+		return decision.Reason, true
+	}
+	a.askMu.Lock()
+	defer a.askMu.Unlock()
+	answer, err := a.opts.Prompter.Ask(ctx, permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason})
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), true
+	case answer.Allow:
+		return "", false
+	case answer.Message != "":
+		return answer.Message, true
+	}
+	return fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), true
+}
+
+// invoke runs the call, turning a panic into an error so the session survives it.
+func (a *Agent) invoke(ctx context.Context, p *pending, env *tool.Env) (res tool.Result, err error) {
+	name := p.call.Tool().Name()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the %s tool crashed (%v). This is a fault in the tool, not in your input: try another way to reach the goal", name, r)
+		}
+	}()
+	return p.call.Run(ctx, env, func(ev tool.ProgressEvent) {
+		a.emit(ToolProgress{ID: p.use.ID, Name: name, Progress: ev})
+	})
+}
+
+func (a *Agent) finish(p *pending, result llm.ContentBlock, took time.Duration) llm.ContentBlock {
+	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Duration: took})
+	return result
+}
+
+// errorResult is a failed call's tool_result, its text wrapped the way models
+// trained on Claude Code expect tool errors.
+func errorResult(id, text string) llm.ContentBlock {
+	return llm.ToolResultBlock(id, []llm.ContentBlock{llm.TextBlock("<tool_use_error>" + text + "</tool_use_error>")}, true)
+}
+
+// plainError is an is_error tool_result whose text is not a tool failure: a
+// refusal or an interruption.
+func plainError(id, text string) llm.ContentBlock {
+	return llm.ToolResultBlock(id, []llm.ContentBlock{llm.TextBlock(text)}, true)
+}
+
+func interruptedResult(id string) llm.ContentBlock {
+	return plainError(id, "[Request interrupted by user for tool use]")
+}
+
+// closeTruncatedCall makes the input of a tool call cut off by max_tokens a
+// valid JSON object, so the conversation can be sent back to the API.
+func closeTruncatedCall(m llm.Message, stop llm.StopReason) llm.Message {
+	if stop != llm.StopMaxTokens || len(m.Content) == 0 {
+		return m
+	}
+	last := &m.Content[len(m.Content)-1]
+	if last.Type == llm.BlockToolUse && !json.Valid(last.Input) {
+		last.Input = json.RawMessage("{}")
+	}
+	return m
+}
