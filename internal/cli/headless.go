@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tools"
+)
+
+// runPrint runs one prompt headless: nothing waits for input, a permission that
+// would need asking is refused, and the output goes out in the chosen format.
+func runPrint(ctx context.Context, f *Factory, opts *Options) error {
+	switch opts.OutputFormat {
+	case formatText, formatJSON, formatStreamJSON:
+	default:
+		return usageError("--output-format %q: use text, json or stream-json", opts.OutputFormat)
+	}
+	if opts.MaxTurns < 0 {
+		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
+	}
+	text, err := readPrompt(f.IO, opts.Prompt)
+	if err != nil {
+		return err
+	}
+	s, err := newSession(f, opts, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	client, err := f.NewClient()
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
+		sessionID: uuid.NewString(), model: s.model}
+	p.start(s, tools.Names(s.pool), keySource(f.Getenv))
+	a := agent.New(agent.Options{
+		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
+		Permissions: s.perm, Env: s.env(p.sessionID), MaxTurns: opts.MaxTurns, OnEvent: p.event,
+	})
+	res := a.Run(ctx, text)
+	p.finish(res)
+	return exitFor(res)
+}
+
+// readPrompt joins the prompt arguments with whatever is piped on stdin, as in
+// `git diff | mini-claude -p "review this"`.
+func readPrompt(streams *IOStreams, args []string) (string, error) {
+	var parts []string
+	if !streams.InIsTerminal && streams.In != nil {
+		piped, err := io.ReadAll(streams.In)
+		if err != nil {
+			return "", &ExitError{Code: ExitUsage, Err: fmt.Errorf("read the prompt from stdin: %w", err)}
+		}
+		if s := strings.TrimSpace(string(piped)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if s := strings.TrimSpace(strings.Join(args, " ")); s != "" {
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "", usageError(`no prompt: give one as an argument (mini-claude -p "explain this repo") or pipe it on stdin`)
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
+
+func keySource(getenv func(string) string) string {
+	switch {
+	case getenv("ANTHROPIC_API_KEY") != "":
+		return "ANTHROPIC_API_KEY"
+	case getenv("ANTHROPIC_AUTH_TOKEN") != "":
+		return "ANTHROPIC_AUTH_TOKEN"
+	}
+	return "none"
+}
+
+// exitFor maps how the run ended to the exit code and the one line on stderr.
+func exitFor(res agent.Result) error {
+	switch res.Outcome {
+	case agent.Completed:
+		return nil
+	case agent.Interrupted:
+		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted")}
+	case agent.MaxTurnsReached:
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; raise --max-turns to let the run go on", res.Err)}
+	}
+	var apiErr *llm.APIError
+	switch {
+	case errors.As(res.Err, &apiErr) && (apiErr.Status == 401 || apiErr.Status == 403):
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)", res.Err)}
+	case errors.As(res.Err, &apiErr):
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; the request failed after retries, try again later or check ANTHROPIC_BASE_URL", res.Err)}
+	case errors.Is(res.Err, agent.ErrLoop):
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("stopped: %w; rephrase the task or check the tool it keeps calling", res.Err)}
+	}
+	return &ExitError{Code: ExitFailed, Err: res.Err}
+}

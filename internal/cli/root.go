@@ -1,0 +1,151 @@
+// Package cli is mini-claude's command line: the flags (Claude Code's names, so
+// scripts carry over), headless runs with text, json and stream-json output,
+// and the tools and system-prompt commands.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+)
+
+// Exit codes of the binary.
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// ExitError carries the exit code of a failure along with its one-line message.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+func usageError(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// IOStreams are the standard streams a command reads and writes.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// InIsTerminal says whether In is an interactive terminal rather than a pipe or file.
+	InIsTerminal bool
+}
+
+// Factory holds what commands depend on, as fields a test can replace.
+type Factory struct {
+	IO *IOStreams
+	// NewClient returns the model client; it fails when no credentials are set.
+	NewClient func() (llm.Client, error)
+	// Getenv reads the environment.
+	Getenv func(string) string
+	// Getwd returns the working directory.
+	Getwd func() (string, error)
+}
+
+// Options are the parsed flags and arguments of the root command.
+type Options struct {
+	Print              bool
+	Prompt             []string
+	OutputFormat       string
+	Verbose            bool
+	Model              string
+	MaxTurns           int
+	Tools              []string
+	ToolsSet           bool
+	AllowedTools       []string
+	DisallowedTools    []string
+	PermissionMode     string
+	SkipPermissions    bool
+	SystemPrompt       string
+	AppendSystemPrompt string
+	AddDirs            []string
+}
+
+// NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
+// test can check flag parsing alone.
+func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	opts := &Options{}
+	cmd := &cobra.Command{
+		Use:   "mini-claude [prompt]",
+		Short: "A terminal coding agent: a model reads, searches, edits and runs code through permission-checked tools",
+		Long: "mini-claude lets a language model work on the code in the current directory through typed,\n" +
+			"permission-checked tools. Use -p to run one prompt headless and print the answer.",
+		Args:          cobra.ArbitraryArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Prompt = args
+			opts.ToolsSet = cmd.Flags().Changed("tools")
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			if !opts.Print {
+				return usageError("the interactive terminal UI is not built yet; run a prompt headless with -p \"your prompt\"")
+			}
+			return runPrint(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVarP(&opts.Print, "print", "p", false, "Run the prompt headless, print the answer and exit")
+	fl.StringVar(&opts.OutputFormat, "output-format", "text", "Output of -p: text (the answer), json (one result object) or stream-json (one event per line)")
+	fl.BoolVar(&opts.Verbose, "verbose", false, "Report retries and progress on stderr in text mode")
+	fl.StringVar(&opts.Model, "model", "", "Model to use (default $ANTHROPIC_MODEL, else "+llm.DefaultModel+")")
+	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "Stop after this many model turns (0: no limit)")
+	fl.StringArrayVar(&opts.Tools, "tools", nil, `Offer exactly these built-in tools ("" for none, "default" for all)`)
+	fl.StringArrayVar(&opts.AllowedTools, "allowedTools", nil, `Rules that allow tools without asking, e.g. "Read,Bash(git log:*)"`)
+	fl.StringArrayVar(&opts.DisallowedTools, "disallowedTools", nil, `Rules that deny tools, e.g. "Bash(rm:*)" or "WebFetch"`)
+	fl.StringArrayVar(&opts.AllowedTools, "allowed-tools", nil, "Same as --allowedTools")
+	fl.StringArrayVar(&opts.DisallowedTools, "disallowed-tools", nil, "Same as --disallowedTools")
+	fl.StringVar(&opts.PermissionMode, "permission-mode", "", "Permission mode: default, acceptEdits, plan or bypassPermissions")
+	fl.BoolVar(&opts.SkipPermissions, "dangerously-skip-permissions", false, "Run every tool call without asking (bypassPermissions mode); deny rules still apply")
+	fl.StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
+	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
+	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f))
+	return cmd
+}
+
+// Main runs the command line with args and returns the process exit code.
+func Main(ctx context.Context, f *Factory, args []string) int {
+	cmd := NewCmdRoot(f, nil)
+	cmd.SetArgs(args)
+	cmd.SetIn(f.IO.In)
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.ErrOut)
+	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(f.IO.ErrOut, "Error:", err)
+	var exit *ExitError
+	if errors.As(err, &exit) {
+		return exit.Code
+	}
+	return ExitUsage
+}
+
+// System returns a Factory on the process's real streams and environment.
+func System(newClient func() (llm.Client, error)) *Factory {
+	stat, err := os.Stdin.Stat()
+	terminal := err == nil && stat.Mode()&os.ModeCharDevice != 0
+	return &Factory{
+		IO:        &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, InIsTerminal: terminal},
+		NewClient: newClient,
+		Getenv:    os.Getenv,
+		Getwd:     os.Getwd,
+	}
+}

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/prompt"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
+)
+
+// modelAliases are the short model names Claude Code accepts.
+var modelAliases = map[string]string{
+	"opus":   llm.DefaultModel,
+	"sonnet": "claude-sonnet-4-5",
+	"haiku":  "claude-haiku-4-5",
+}
+
+// session is what a run is assembled from: the resolved model, directories,
+// permissions, tool pool and system prompt.
+type session struct {
+	model string
+	cwd   string
+	dirs  []string
+	perm  *permission.Context
+	pool  []tool.Tool
+}
+
+// newSession resolves the options into a session, reporting malformed rules on
+// errOut (they are ignored, never widening anything) and failing on bad usage.
+func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
+	cwd, err := f.Getwd()
+	if err != nil {
+		return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("find the working directory: %w", err)}
+	}
+	s := &session{model: resolveModel(opts.Model, f.Getenv("ANTHROPIC_MODEL")), cwd: cwd}
+	for _, dir := range opts.AddDirs {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		s.dirs = append(s.dirs, filepath.Clean(dir))
+	}
+	if s.perm, err = permissionContext(opts, errOut); err != nil {
+		return nil, err
+	}
+	only, err := selectTools(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.pool = tools.AssemblePool(s.perm, only, nil)
+	return s, nil
+}
+
+func resolveModel(flag, env string) string {
+	model := flag
+	if model == "" {
+		model = env
+	}
+	if model == "" {
+		return llm.DefaultModel
+	}
+	if full, ok := modelAliases[model]; ok {
+		return full
+	}
+	return model
+}
+
+func permissionContext(opts *Options, errOut io.Writer) (*permission.Context, error) {
+	perm := &permission.Context{Mode: permission.ModeDefault}
+	if opts.PermissionMode != "" {
+		mode, err := permission.ParseMode(opts.PermissionMode)
+		if err != nil {
+			return nil, &ExitError{Code: ExitUsage, Err: err}
+		}
+		perm.Mode = mode
+	}
+	if opts.SkipPermissions {
+		perm.Mode = permission.ModeBypassPermissions
+	}
+	var errs, more []error
+	perm.Allow, errs = permission.ParseRuleList(opts.AllowedTools, "--allowedTools")
+	perm.Deny, more = permission.ParseRuleList(opts.DisallowedTools, "--disallowedTools")
+	for _, err := range append(errs, more...) {
+		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
+	}
+	return perm, nil
+}
+
+// selectTools reads --tools: nil means every built-in, "" none, "default" all;
+// a name that is not a built-in is a usage error.
+func selectTools(opts *Options) ([]string, error) {
+	if !opts.ToolsSet {
+		return nil, nil
+	}
+	var names []string
+	for _, value := range opts.Tools {
+		for _, name := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
+			if name == "default" {
+				return nil, nil
+			}
+			names = append(names, name)
+		}
+	}
+	known := tools.Names(tools.AllBase())
+	for _, name := range names {
+		if !slices.Contains(known, name) {
+			return nil, usageError("--tools: %q is not a built-in tool; the built-in tools are: %s", name, strings.Join(known, ", "))
+		}
+	}
+	if names == nil {
+		names = []string{}
+	}
+	return names, nil
+}
+
+// systemPrompt assembles the system prompt for the session's tools.
+func (s *session) systemPrompt(opts *Options) string {
+	return prompt.Build(prompt.Options{
+		Cwd:            s.cwd,
+		AdditionalDirs: s.dirs,
+		Model:          s.model,
+		ToolNames:      tools.Names(s.pool),
+		Now:            time.Now(),
+		Override:       opts.SystemPrompt,
+		Append:         opts.AppendSystemPrompt,
+	})
+}
+
+func (s *session) env(sessionID string) tool.Env {
+	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode)}
+}
