@@ -1,0 +1,96 @@
+// Package e2e runs the built mini-claude binary as a user would, against the
+// scripted model server, and checks its output, exit codes and what it sent
+// back to the model.
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+)
+
+// binary is the mini-claude binary built for these tests, with the test tools
+// (Sleep, Fail, Panic, Touch) registered through the e2etest build tag.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mini-claude-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "mini-claude")
+	build := exec.Command("go", "build", "-tags", "e2etest", "-o", binary, "../cmd/mini-claude")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build mini-claude:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run is one invocation of the binary.
+type run struct {
+	t     *testing.T
+	srv   *llmtest.Server
+	dir   string
+	env   []string
+	stdin string
+}
+
+// outcome is what an invocation left behind.
+type outcome struct {
+	stdout, stderr string
+	code           int
+}
+
+func newRun(t *testing.T) *run {
+	t.Helper()
+	srv := llmtest.New(t)
+	home := t.TempDir()
+	return &run{t: t, srv: srv, dir: t.TempDir(), env: []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"MINI_CLAUDE_HOME=" + filepath.Join(home, ".mini-claude"),
+		"ANTHROPIC_API_KEY=test-key",
+		"ANTHROPIC_BASE_URL=" + srv.URL,
+	}}
+}
+
+func (r *run) exec(args ...string) outcome {
+	r.t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Stdin = strings.NewReader(r.stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return outcome{stdout: stdout.String(), stderr: stderr.String(), code: code}
+}
+
+func (r *run) setenv(kv string) {
+	name := kv[:strings.IndexByte(kv, '=')+1]
+	for i, e := range r.env {
+		if strings.HasPrefix(e, name) {
+			r.env = append(r.env[:i], r.env[i+1:]...)
+			break
+		}
+	}
+	r.env = append(r.env, kv)
+}
