@@ -48,6 +48,7 @@ func measure(runs int, bin string) error {
 	if bin == "" {
 		bin = filepath.Join(scratch, "mini-claude")
 		build := exec.Command("go", "build", "-o", bin, "./cmd/mini-claude")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("build: %w", err)

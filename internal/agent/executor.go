@@ -78,8 +78,11 @@ func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
 	}
 	t := tools.Find(a.opts.Tools, use.Name)
 	if t == nil {
-		return fail(fmt.Sprintf("Error: No such tool available: %s. The available tools are: %s.",
-			use.Name, strings.Join(tools.Names(a.opts.Tools), ", ")))
+		available := "No tools are available in this session."
+		if len(a.opts.Tools) > 0 {
+			available = "The available tools are: " + strings.Join(tools.Names(a.opts.Tools), ", ") + "."
+		}
+		return fail(fmt.Sprintf("Error: No such tool available: %s. %s", use.Name, available))
 	}
 	call, err := t.Parse(use.Input)
 	if err != nil {

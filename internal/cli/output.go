@@ -82,13 +82,46 @@ func (p *printer) event(e agent.Event) {
 		}
 	case agent.PermissionDenied:
 		if p.format == formatStreamJSON {
-			p.emit(map[string]any{
-				"type": "system", "subtype": "permission_denied", "tool_name": e.Denial.ToolName,
-				"tool_use_id": e.Denial.ToolUseID, "message": e.Message,
-				"uuid": uuid.NewString(), "session_id": p.sessionID,
-			})
+			p.emit(deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
+				ToolUseID: e.Denial.ToolUseID, Message: e.Message, UUID: uuid.NewString(), SessionID: p.sessionID})
 		}
 	}
+}
+
+// deniedEvent reports a refused call in stream-json.
+type deniedEvent struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	ToolName  string `json:"tool_name"`
+	ToolUseID string `json:"tool_use_id"`
+	Message   string `json:"message"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+}
+
+// retryEvent reports a retried model request in stream-json.
+type retryEvent struct {
+	Type         string `json:"type"`
+	Subtype      string `json:"subtype"`
+	Attempt      int    `json:"attempt"`
+	RetryDelayMS int64  `json:"retry_delay_ms"`
+	ErrorStatus  int    `json:"error_status"`
+	Error        string `json:"error"`
+	SessionID    string `json:"session_id"`
+	UUID         string `json:"uuid"`
+}
+
+// messageEvent is an assistant or user line of stream-json: one content block
+// of the conversation, in the API's message shape.
+type messageEvent struct {
+	Type            string  `json:"type"`
+	Message         any     `json:"message"`
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	SessionID       string  `json:"session_id"`
+	UUID            string  `json:"uuid"`
+	Timestamp       string  `json:"timestamp"`
+	RequestID       string  `json:"request_id,omitempty"`
+	ToolUseResult   any     `json:"tool_use_result,omitempty"`
 }
 
 func (p *printer) retry(e agent.StreamRetry) {
@@ -99,11 +132,8 @@ func (p *printer) retry(e agent.StreamRetry) {
 	}
 	switch {
 	case p.format == formatStreamJSON:
-		p.emit(map[string]any{
-			"type": "system", "subtype": "api_retry", "attempt": e.Attempt,
-			"retry_delay_ms": e.Wait.Milliseconds(), "error_status": status, "error": kind,
-			"session_id": p.sessionID, "uuid": uuid.NewString(),
-		})
+		p.emit(retryEvent{Type: "system", Subtype: "api_retry", Attempt: e.Attempt, RetryDelayMS: e.Wait.Milliseconds(),
+			ErrorStatus: status, Error: kind, SessionID: p.sessionID, UUID: uuid.NewString()})
 	case p.verbose:
 		fmt.Fprintf(p.errOut, "Retrying in %s (attempt %d): %v\n", e.Wait.Round(time.Millisecond), e.Attempt, e.Err)
 	}
@@ -123,12 +153,11 @@ type apiMessage struct {
 
 func (p *printer) assistant(e agent.AssistantMessage) {
 	for _, block := range e.Message.Content {
-		p.emit(map[string]any{
-			"type": "assistant",
-			"message": apiMessage{ID: e.ID, Type: "message", Role: llm.RoleAssistant, Model: p.model,
+		p.emit(messageEvent{
+			Type: "assistant",
+			Message: apiMessage{ID: e.ID, Type: "message", Role: llm.RoleAssistant, Model: p.model,
 				Content: []llm.ContentBlock{block}, Usage: e.Usage},
-			"parent_tool_use_id": nil, "session_id": p.sessionID, "uuid": uuid.NewString(),
-			"timestamp": timestamp(), "request_id": e.RequestID,
+			SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(), RequestID: e.RequestID,
 		})
 	}
 }
@@ -143,11 +172,10 @@ func (p *printer) toolResult(e agent.ToolFinished) {
 	case output == nil:
 		output = text
 	}
-	p.emit(map[string]any{
-		"type":               "user",
-		"message":            llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Result}},
-		"parent_tool_use_id": nil, "session_id": p.sessionID, "uuid": uuid.NewString(),
-		"timestamp": timestamp(), "tool_use_result": output,
+	p.emit(messageEvent{
+		Type:      "user",
+		Message:   llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Result}},
+		SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(), ToolUseResult: output,
 	})
 }
 
@@ -226,14 +254,13 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	return ev
 }
 
+// emit writes v as one line of JSON, with <, > and & as they are, as Claude Code prints them.
 func (p *printer) emit(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	enc := json.NewEncoder(p.out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		fmt.Fprintf(p.errOut, "Error: encode output: %v\n", err)
-		return
 	}
-	b = append(b, '\n')
-	p.out.Write(b)
 }
 
 func textOf(blocks []llm.ContentBlock) string {

@@ -4,6 +4,7 @@
 package llm
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -130,10 +131,11 @@ type toolUseJSON struct {
 }
 
 type toolResultJSON struct {
-	Type      BlockType      `json:"type"`
-	ToolUseID string         `json:"tool_use_id"`
-	Content   []ContentBlock `json:"content"`
-	IsError   bool           `json:"is_error,omitempty"`
+	Type      BlockType `json:"type"`
+	ToolUseID string    `json:"tool_use_id"`
+	// Content is a string for a lone text block, as Claude Code sends it, else the blocks.
+	Content any  `json:"content"`
+	IsError bool `json:"is_error,omitempty"`
 }
 
 type imageJSON struct {
@@ -141,31 +143,45 @@ type imageJSON struct {
 	Source *ImageSource `json:"source"`
 }
 
-// MarshalJSON writes the block in the Anthropic API's JSON shape for its type.
+// MarshalJSON writes the block in the Anthropic API's JSON shape for its type,
+// leaving <, > and & unescaped.
 func (b ContentBlock) MarshalJSON() ([]byte, error) {
 	switch b.Type {
 	case BlockText:
-		return json.Marshal(textJSON{b.Type, b.Text})
+		return marshal(textJSON{b.Type, b.Text})
 	case BlockThinking:
-		return json.Marshal(thinkingJSON{b.Type, b.Thinking, b.Signature})
+		return marshal(thinkingJSON{b.Type, b.Thinking, b.Signature})
 	case BlockRedactedThinking:
-		return json.Marshal(redactedJSON{b.Type, b.Data})
+		return marshal(redactedJSON{b.Type, b.Data})
 	case BlockToolUse:
 		input := b.Input
 		if len(input) == 0 {
 			input = json.RawMessage("{}")
 		}
-		return json.Marshal(toolUseJSON{b.Type, b.ID, b.Name, input})
+		return marshal(toolUseJSON{b.Type, b.ID, b.Name, input})
 	case BlockToolResult:
-		content := b.Content
-		if content == nil {
+		var content any = b.Content
+		switch {
+		case len(b.Content) == 1 && b.Content[0].Type == BlockText:
+			content = b.Content[0].Text
+		case b.Content == nil:
 			content = []ContentBlock{}
 		}
-		return json.Marshal(toolResultJSON{b.Type, b.ToolUseID, content, b.IsError})
+		return marshal(toolResultJSON{b.Type, b.ToolUseID, content, b.IsError})
 	case BlockImage:
-		return json.Marshal(imageJSON{b.Type, b.Source})
+		return marshal(imageJSON{b.Type, b.Source})
 	}
 	return nil, fmt.Errorf("marshal content block: unknown type %q", b.Type)
+}
+
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 type blockJSON struct {

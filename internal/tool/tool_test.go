@@ -229,3 +229,22 @@ func TestRunMapsOutput(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParse feeds arbitrary input to the decoder: it must return a Call or an
+// *InputError, never panic.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"file_path":"a","offset":"3"}`, `[`, `null`, `{"items":[{"content":1}]}`, `"x"`, `{"offset":1e400}`} {
+		f.Add(seed)
+	}
+	tl := MustBuild(sampleDef())
+	f.Fuzz(func(t *testing.T, input string) {
+		call, err := tl.Parse(json.RawMessage(input))
+		var inputErr *InputError
+		if err != nil && !errors.As(err, &inputErr) {
+			t.Fatalf("Parse(%q) error %T, want *InputError", input, err)
+		}
+		if err == nil && call == nil {
+			t.Fatalf("Parse(%q) returned neither a call nor an error", input)
+		}
+	})
+}

@@ -1,0 +1,57 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestContentBlockJSONRoundTrip(t *testing.T) {
+	tests := []struct {
+		name  string
+		block ContentBlock
+		want  string
+	}{
+		{"text keeps html characters", TextBlock("a < b && c > d"), `{"type":"text","text":"a < b && c > d"}`},
+		{"empty text keeps its field", TextBlock(""), `{"type":"text","text":""}`},
+		{"thinking with signature", ContentBlock{Type: BlockThinking, Thinking: "hmm", Signature: "sig"}, `{"type":"thinking","thinking":"hmm","signature":"sig"}`},
+		{"redacted thinking", ContentBlock{Type: BlockRedactedThinking, Data: "opaque"}, `{"type":"redacted_thinking","data":"opaque"}`},
+		{"tool use", ContentBlock{Type: BlockToolUse, ID: "t1", Name: "Read", Input: json.RawMessage(`{"file_path":"a"}`)}, `{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a"}}`},
+		{"tool use without input", ContentBlock{Type: BlockToolUse, ID: "t1", Name: "Ls"}, `{"type":"tool_use","id":"t1","name":"Ls","input":{}}`},
+		{"lone text result is a string", ToolResultBlock("t1", []ContentBlock{TextBlock("<ok>")}, false), `{"type":"tool_result","tool_use_id":"t1","content":"<ok>"}`},
+		{"error result", ToolResultBlock("t1", []ContentBlock{TextBlock("bad")}, true), `{"type":"tool_result","tool_use_id":"t1","content":"bad","is_error":true}`},
+		{"several blocks stay a list", ToolResultBlock("t1", []ContentBlock{TextBlock("a"), TextBlock("b")}, false), `{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`},
+		{"image", ContentBlock{Type: BlockImage, Source: &ImageSource{Type: "base64", MediaType: "image/png", Data: "AAA"}}, `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAA"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := encode(tt.block)
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("Marshal = %s, %v; want %s", got, err, tt.want)
+			}
+			var back ContentBlock
+			if err := json.Unmarshal(got, &back); err != nil {
+				t.Fatal(err)
+			}
+			again, _ := encode(back)
+			if string(again) != tt.want {
+				t.Errorf("round trip = %s, want %s", again, tt.want)
+			}
+		})
+	}
+}
+
+// encode is how the stream-json printer writes: without escaping <, > and &.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+func TestMarshalRefusesUnknownType(t *testing.T) {
+	if _, err := json.Marshal(ContentBlock{Type: "video"}); err == nil {
+		t.Error("an unknown block type was encoded")
+	}
+}
