@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,7 +29,8 @@ type Options struct {
 	Permissions *permission.Context
 	// Prompter answers permission asks; nil refuses them, as in headless runs.
 	Prompter permission.Prompter
-	// Env is the session's tool environment; each call gets a copy.
+	// Env is the session's tool environment; each call gets a copy with the
+	// session's current directory. A nil Env.Session gets a fresh one.
 	Env tool.Env
 	// MaxTurns stops the run after that many model responses; 0 is no limit.
 	MaxTurns int
@@ -81,6 +83,9 @@ func New(opts Options) *Agent {
 	if opts.Permissions == nil {
 		opts.Permissions = &permission.Context{Mode: permission.ModeDefault}
 	}
+	if opts.Env.Session == nil {
+		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
+	}
 	return &Agent{opts: opts}
 }
 
@@ -107,6 +112,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 			res.Err = fmt.Errorf("reached the maximum number of turns (%d)", a.opts.MaxTurns)
 			return res
 		}
+		a.attachNotices()
 		reply, err := a.request(ctx, &res)
 		if err != nil {
 			return a.stopped(ctx, res, err)
@@ -199,6 +205,17 @@ func (a *Agent) specs() []llm.ToolSpec {
 		specs[i] = t.Spec()
 	}
 	return specs
+}
+
+// attachNotices adds the session's queued notices (a background task finished,
+// say) to the last user message, so the model reads them on its next turn.
+func (a *Agent) attachNotices() {
+	notices := a.opts.Env.Session.TakeNotices()
+	if len(notices) == 0 {
+		return
+	}
+	last := &a.messages[len(a.messages)-1]
+	last.Content = append(last.Content, llm.TextBlock("<system-reminder>\n"+strings.Join(notices, "\n")+"\n</system-reminder>"))
 }
 
 func (a *Agent) addUser(m llm.Message) {

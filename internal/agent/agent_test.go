@@ -363,3 +363,38 @@ func TestCancelDuringStream(t *testing.T) {
 		t.Fatalf("outcome = %v (%v), want interrupted", res.Outcome, res.Err)
 	}
 }
+
+type noteInput struct {
+	Note string `json:"note"`
+	Cd   string `json:"cd,omitempty"`
+}
+
+// noter queues a notice and may move the session's cwd; it reports the cwd it ran in.
+var noter = tool.MustBuild(tool.Def[noteInput, string]{
+	Name: "Noter", Description: "queues a notice", MaxResultSizeChars: 1000,
+	IsReadOnly: tool.Always[noteInput], IsConcurrencySafe: tool.Never[noteInput],
+	Call: func(_ context.Context, in noteInput, env *tool.Env, _ tool.Progress) (string, error) {
+		env.Session.Notify(in.Note)
+		if in.Cd != "" {
+			env.Session.SetCwd(in.Cd)
+		}
+		return "ran in " + env.Cwd, nil
+	},
+})
+
+func TestSessionNoticesAndCwdReachTheNextTurn(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("n1", "Noter", `{"note":"task 7 finished","cd":"/elsewhere"}`)}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("n2", "Noter", `{"note":"second"}`)}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("ok")}},
+	)
+	h.agent(t, func(o *agent.Options) { o.Tools = []tool.Tool{noter} }).Run(context.Background(), "note")
+	first := h.results(t, 1)
+	if len(first) != 2 || first[1].Type != llm.BlockText || first[1].Text != "<system-reminder>\ntask 7 finished\n</system-reminder>" {
+		t.Fatalf("second request ends with %+v, want the tool result then the notice", first)
+	}
+	if got := resultText(h.results(t, 2)[0]); got != "ran in /elsewhere" {
+		t.Errorf("second call %q, want it to run in the cwd the first one set", got)
+	}
+}

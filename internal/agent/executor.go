@@ -103,6 +103,7 @@ func (a *Agent) runCall(ctx context.Context, p *pending) (llm.ContentBlock, *Den
 		return a.finish(p, interruptedResult(p.use.ID), 0), nil
 	}
 	env := a.opts.Env
+	env.Cwd = env.Session.Cwd()
 	env.ToolUseID = p.use.ID
 	if err := p.call.Validate(ctx, &env); err != nil {
 		return a.finish(p, errorResult(p.use.ID, err.Error()), 0), nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
 
@@ -40,9 +41,11 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		sessionID: uuid.NewString(), model: s.model}
 	p.start(s, tools.Names(s.pool), keySource(f.Getenv))
+	state := tool.NewSession(s.cwd)
+	defer state.Close()
 	a := agent.New(agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
-		Permissions: s.perm, Env: s.env(p.sessionID), MaxTurns: opts.MaxTurns, OnEvent: p.event,
+		Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
 	})
 	res := a.Run(ctx, text)
 	p.finish(res)

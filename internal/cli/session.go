@@ -132,6 +132,6 @@ func (s *session) systemPrompt(opts *Options) string {
 	})
 }
 
-func (s *session) env(sessionID string) tool.Env {
-	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode)}
+func (s *session) env(sessionID string, state *tool.Session) tool.Env {
+	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state}
 }

@@ -80,7 +80,8 @@ type Result struct {
 
 // Env is the per-call snapshot of the session a tool runs in.
 type Env struct {
-	// Cwd is the session's working directory; relative paths resolve against it.
+	// Cwd is the session's working directory when the call started; relative
+	// paths resolve against it.
 	Cwd string
 	// AdditionalDirs are the directories added with --add-dir, besides Cwd.
 	AdditionalDirs []string
@@ -90,6 +91,8 @@ type Env struct {
 	PermissionMode string
 	// ToolUseID is the id of the tool_use block being answered.
 	ToolUseID string
+	// Session is the state shared by the session's calls; never nil inside Run.
+	Session *Session
 }
 
 // ProgressEvent is an update a running call reports, such as a tail of command output.

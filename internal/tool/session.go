@@ -1,0 +1,91 @@
+package tool
+
+import (
+	"sync"
+)
+
+// Session is the mutable state the tools of one session share: the working
+// directory that Bash's cd moves, per-tool state kept under a key (the files
+// read so far, background tasks), notices for the model's next turn, and the
+// clean-ups that run when the session ends. It is safe for concurrent use.
+type Session struct {
+	mu       sync.Mutex
+	cwd      string
+	values   map[any]any
+	notices  []string
+	closers  []func()
+	isClosed bool
+}
+
+// NewSession returns the state of a session that starts in cwd.
+func NewSession(cwd string) *Session {
+	return &Session{cwd: cwd, values: map[any]any{}}
+}
+
+// Cwd returns the session's current working directory.
+func (s *Session) Cwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cwd
+}
+
+// SetCwd moves the session's working directory; the next calls resolve relative paths against it.
+func (s *Session) SetCwd(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cwd = dir
+}
+
+// Value returns the session's value under key, creating it with create on first
+// use. Each tool package keeps its own state this way, under an unexported key type.
+func Value[T any](s *Session, key any, create func() T) T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.values[key]; ok {
+		return v.(T)
+	}
+	v := create()
+	s.values[key] = v
+	return v
+}
+
+// Notify queues a short notice for the model, delivered with the next request
+// (a background task finished, say).
+func (s *Session) Notify(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notices = append(s.notices, text)
+}
+
+// TakeNotices returns the queued notices and clears the queue.
+func (s *Session) TakeNotices() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	notices := s.notices
+	s.notices = nil
+	return notices
+}
+
+// OnClose registers a clean-up to run when the session ends, such as killing
+// background processes. Registered after Close, it runs at once.
+func (s *Session) OnClose(fn func()) {
+	s.mu.Lock()
+	if !s.isClosed {
+		s.closers = append(s.closers, fn)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	fn()
+}
+
+// Close runs the registered clean-ups, most recent first; later calls do nothing.
+func (s *Session) Close() {
+	s.mu.Lock()
+	closers := s.closers
+	s.closers, s.isClosed = nil, true
+	s.mu.Unlock()
+	for i := len(closers) - 1; i >= 0; i-- {
+		closers[i]()
+	}
+}

@@ -1,0 +1,46 @@
+package tool
+
+import (
+	"slices"
+	"sync"
+	"testing"
+)
+
+type counterKey struct{}
+
+func TestSessionValueIsCreatedOnce(t *testing.T) {
+	s := NewSession("/work")
+	created := 0
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			Value(s, counterKey{}, func() *int { created++; n := 0; return &n })
+		})
+	}
+	wg.Wait()
+	if created != 1 {
+		t.Errorf("created %d times, want once", created)
+	}
+}
+
+func TestSessionCwdNoticesAndClose(t *testing.T) {
+	s := NewSession("/work")
+	s.SetCwd("/work/sub")
+	if s.Cwd() != "/work/sub" {
+		t.Errorf("Cwd = %q", s.Cwd())
+	}
+	s.Notify("task 1 finished")
+	s.Notify("task 2 finished")
+	if got := s.TakeNotices(); !slices.Equal(got, []string{"task 1 finished", "task 2 finished"}) || s.TakeNotices() != nil {
+		t.Errorf("notices = %v, want both once", got)
+	}
+	var order []int
+	s.OnClose(func() { order = append(order, 1) })
+	s.OnClose(func() { order = append(order, 2) })
+	s.Close()
+	s.Close()
+	s.OnClose(func() { order = append(order, 3) })
+	if !slices.Equal(order, []int{2, 1, 3}) {
+		t.Errorf("clean-ups ran in order %v, want [2 1 3]", order)
+	}
+}
