@@ -1,0 +1,125 @@
+// Package fileaccess is what the file tools share: resolving a path against the
+// session, deciding whether it lies inside the allowed directories (following
+// symlinks and "..", so neither can leave them unnoticed), the per-session record
+// of what was read, and atomic writes.
+package fileaccess
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+// Resolve returns the absolute, cleaned form of path: relative paths resolve
+// against the session's working directory, and a leading ~/ against the home directory.
+func Resolve(env *tool.Env, path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, rest)
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(env.Cwd, path)
+	}
+	return filepath.Clean(path)
+}
+
+// AllowedDirs returns the directories the session may use without asking: the
+// working directory and the --add-dir directories.
+func AllowedDirs(env *tool.Env) []string {
+	return append([]string{env.Cwd}, env.AdditionalDirs...)
+}
+
+// Inside reports whether the absolute path lies within one of the allowed
+// directories once symlinks are followed, both in the path and in the directories.
+// A path that does not exist yet is judged by its nearest existing ancestor.
+func Inside(env *tool.Env, abs string) bool {
+	real := realPath(abs)
+	for _, dir := range AllowedDirs(env) {
+		if within(realPath(dir), real) {
+			return true
+		}
+	}
+	return false
+}
+
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// realPath follows the symlinks of the longest existing prefix of abs and
+// appends the part that does not exist yet.
+func realPath(abs string) string {
+	var missing []string
+	for p := filepath.Clean(abs); ; p = filepath.Dir(p) {
+		resolved, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{resolved}, missing...)...)
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
+			return filepath.Clean(abs)
+		}
+		missing = append([]string{filepath.Base(p)}, missing...)
+	}
+}
+
+// ReadPermission is the file tools' verdict on reading abs: allowed inside the
+// allowed directories, asked for outside them.
+func ReadPermission(env *tool.Env, abs string) tool.PermissionResult {
+	if Inside(env, abs) {
+		return tool.PermissionResult{Behavior: tool.Allow}
+	}
+	return tool.PermissionResult{Behavior: tool.Ask, Subject: abs,
+		Message: "Reading " + abs + " needs approval: it is outside the allowed directories (" + strings.Join(AllowedDirs(env), ", ") + ")."}
+}
+
+// WritePermission is the file tools' verdict on changing abs: allowed inside the
+// allowed directories in acceptEdits mode, left to the rules and the mode
+// otherwise, and asked for outside the allowed directories in every mode but
+// bypassPermissions.
+func WritePermission(env *tool.Env, abs string) tool.PermissionResult {
+	switch {
+	case !Inside(env, abs):
+		return tool.PermissionResult{Behavior: tool.Ask, Subject: abs,
+			Message: "Writing " + abs + " needs approval: it is outside the allowed directories (" + strings.Join(AllowedDirs(env), ", ") + ")."}
+	case env.PermissionMode == "acceptEdits":
+		return tool.PermissionResult{Behavior: tool.Allow}
+	}
+	return tool.PermissionResult{Behavior: tool.Passthrough, Subject: abs}
+}
+
+// WriteAtomic replaces path with data through a temporary file in the same
+// directory and a rename, so a crash leaves the old or the new content, never a
+// mix. An existing file keeps its mode; a new one gets perm. Parent directories
+// are created.
+func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
+	if info, err := os.Stat(path); err == nil {
+		perm = info.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

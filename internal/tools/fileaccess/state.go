@@ -1,0 +1,83 @@
+package fileaccess
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+// Record is what the session knows of a file it read or wrote.
+type Record struct {
+	// Hash is the SHA-256 of the whole content; it is known only when Full.
+	Hash    [sha256.Size]byte
+	ModTime time.Time
+	// Full says the whole file was read, not a range of lines.
+	Full bool
+}
+
+// State is the session's record of the files it has read or written, by
+// absolute path; Write and Edit use it to refuse to clobber a file the model
+// has not seen, or that changed on disk since.
+type State struct {
+	mu      sync.Mutex
+	records map[string]Record
+}
+
+type stateKey struct{}
+
+// StateOf returns the file state of the call's session.
+func StateOf(env *tool.Env) *State {
+	return tool.Value(env.Session, stateKey{}, func() *State { return &State{records: map[string]Record{}} })
+}
+
+// RememberFull records that the session has seen the whole content of the file
+// at path, as of modTime (after a full Read, or its own Write or Edit).
+func (s *State) RememberFull(path string, content []byte, modTime time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.records[path] = Record{Hash: sha256.Sum256(content), ModTime: modTime, Full: true}
+}
+
+// RememberPart records that the session has seen part of the file at path, as
+// of modTime. It does not downgrade a full record of the same version.
+func (s *State) RememberPart(path string, modTime time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.records[path]; ok && old.Full && old.ModTime.Equal(modTime) {
+		return
+	}
+	s.records[path] = Record{ModTime: modTime}
+}
+
+// Lookup returns the record of path, if the session has one.
+func (s *State) Lookup(path string) (Record, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.records[path]
+	return r, ok
+}
+
+// Changed reports whether the file at path differs from the version in r: its
+// mtime moved (to the nanosecond) and, when the whole content is known, the
+// content differs too (a touch alone is not a change).
+func Changed(path string, r Record) (bool, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if info.ModTime().Equal(r.ModTime) {
+		return false, nil
+	}
+	if !r.Full {
+		return true, nil
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return sha256.Sum256(content) != r.Hash, nil
+}
