@@ -9,13 +9,13 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
 
-// newCmdTools lists the registry: every built-in with its safety flags and
-// whether this session would offer it.
-func newCmdTools(f *Factory) *cobra.Command {
+// newSessionCommand builds a command that resolves the session the flags
+// describe, as a run would, and hands it to show; it needs no key or network.
+func newSessionCommand(f *Factory, use, short string, show func(*session, *Options) error) (*cobra.Command, *Options) {
 	opts := &Options{}
 	cmd := &cobra.Command{
-		Use:   "tools",
-		Short: "List the built-in tools: read-only, concurrency-safe, deferred, enabled",
+		Use:   use,
+		Short: short,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.ToolsSet = cmd.Flags().Changed("tools")
@@ -23,6 +23,24 @@ func newCmdTools(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			return show(s, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Model, "model", "", "Model the session is for")
+	fl.StringArrayVar(&opts.Tools, "tools", nil, "Offer exactly these built-in tools")
+	fl.StringArrayVar(&opts.AllowedTools, "allowedTools", nil, "Rules that allow tools without asking")
+	fl.StringArrayVar(&opts.DisallowedTools, "disallowedTools", nil, "Rules that deny tools")
+	fl.StringVar(&opts.PermissionMode, "permission-mode", "", "Permission mode")
+	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
+	return cmd, opts
+}
+
+// newCmdTools lists the registry: every built-in with its safety flags and
+// whether this session would offer it.
+func newCmdTools(f *Factory) *cobra.Command {
+	cmd, _ := newSessionCommand(f, "tools", "List the built-in tools: read-only, concurrency-safe, deferred, enabled",
+		func(s *session, _ *Options) error {
 			w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDEFERRED\tENABLED")
 			for _, t := range tools.AllBase() {
@@ -32,44 +50,20 @@ func newCmdTools(f *Factory) *cobra.Command {
 					yesNo(t.ShouldDefer()), yesNo(tools.Find(s.pool, t.Name()) != nil))
 			}
 			return w.Flush()
-		},
-	}
-	addSessionFlags(cmd, opts)
+		})
 	return cmd
 }
 
 // newCmdSystemPrompt prints the system prompt a run in this directory would send.
 func newCmdSystemPrompt(f *Factory) *cobra.Command {
-	opts := &Options{}
-	cmd := &cobra.Command{
-		Use:   "system-prompt",
-		Short: "Print the assembled system prompt for this directory",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.ToolsSet = cmd.Flags().Changed("tools")
-			s, err := newSession(f, opts, f.IO.ErrOut)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(f.IO.Out, s.systemPrompt(opts))
+	cmd, opts := newSessionCommand(f, "system-prompt", "Print the assembled system prompt for this directory",
+		func(s *session, opts *Options) error {
+			_, err := fmt.Fprintln(f.IO.Out, s.systemPrompt(opts))
 			return err
-		},
-	}
-	addSessionFlags(cmd, opts)
+		})
 	cmd.Flags().StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
 	cmd.Flags().StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	return cmd
-}
-
-// addSessionFlags adds the flags that change which tools a session offers.
-func addSessionFlags(cmd *cobra.Command, opts *Options) {
-	fl := cmd.Flags()
-	fl.StringVar(&opts.Model, "model", "", "Model the prompt is built for")
-	fl.StringArrayVar(&opts.Tools, "tools", nil, "Offer exactly these built-in tools")
-	fl.StringArrayVar(&opts.AllowedTools, "allowedTools", nil, "Rules that allow tools without asking")
-	fl.StringArrayVar(&opts.DisallowedTools, "disallowedTools", nil, "Rules that deny tools")
-	fl.StringVar(&opts.PermissionMode, "permission-mode", "", "Permission mode")
-	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
 }
 
 func yesNo(b bool) string {
