@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
 )
 
@@ -99,7 +102,7 @@ func TestResolveModel(t *testing.T) {
 		{"my-model", "", "my-model"},
 	}
 	for _, tt := range tests {
-		if got := resolveModel(tt.flag, tt.env); got != tt.want {
+		if got := resolveModel(tt.flag, tt.env, nil); got != tt.want {
 			t.Errorf("resolveModel(%q, %q) = %q, want %q", tt.flag, tt.env, got, tt.want)
 		}
 	}
@@ -107,7 +110,7 @@ func TestResolveModel(t *testing.T) {
 
 func TestMalformedRulesAreReportedAndIgnored(t *testing.T) {
 	var errOut bytes.Buffer
-	perm, err := permissionContext(&Options{AllowedTools: []string{"Read,Bash(oops"}, DisallowedTools: []string{"b@d"}}, &errOut)
+	perm, err := permissionContext(&Options{AllowedTools: []string{"Read,Bash(oops"}, DisallowedTools: []string{"b@d"}}, nil, "/work", &errOut)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,5 +119,42 @@ func TestMalformedRulesAreReportedAndIgnored(t *testing.T) {
 	}
 	if got := errOut.String(); !strings.Contains(got, "--allowedTools") || !strings.Contains(got, "--disallowedTools") || strings.Count(got, "\n") != 2 {
 		t.Errorf("warnings = %q, want one line per malformed rule naming its flag", got)
+	}
+}
+
+func TestSettingsFilesLayerUnderTheFlags(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(config.HomeEnv, filepath.Join(home, ".mini-claude"))
+	writeFile(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"permissions":{"allow":["Read"],"defaultMode":"plan"}}`)
+	writeFile(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"permissions":{"deny":["Write","Bash(rm"],"additionalDirectories":["../shared"]},"model":"haiku"}`)
+	f, _, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return cwd, nil }
+	s, err := newSession(f, &Options{DisallowedTools: []string{"Touch"}, PermissionMode: "acceptEdits"}, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deny []string
+	for _, r := range s.perm.Deny {
+		deny = append(deny, r.String()+"@"+filepath.Base(r.Source))
+	}
+	if strings.Join(deny, " ") != "Write@settings.json Touch@--disallowedTools" || len(s.perm.Allow) != 1 {
+		t.Errorf("deny %v allow %v", deny, s.perm.Allow)
+	}
+	if s.perm.Mode != "acceptEdits" || s.model != "claude-haiku-4-5" || !slices.Equal(s.dirs, []string{filepath.Join(filepath.Dir(cwd), "shared")}) {
+		t.Errorf("mode %s model %s dirs %v", s.perm.Mode, s.model, s.dirs)
+	}
+	if got := errOut.String(); !strings.Contains(got, filepath.Join(cwd, ".mini-claude", "settings.json")) || !strings.Contains(got, `"Bash(rm"`) {
+		t.Errorf("warnings = %q, want the malformed rule named with its file", got)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
@@ -39,14 +40,22 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("find the working directory: %w", err)}
 	}
-	s := &session{model: resolveModel(opts.Model, f.Getenv("ANTHROPIC_MODEL")), cwd: cwd}
-	for _, dir := range opts.AddDirs {
+	files, errs := config.Load(cwd)
+	for _, err := range errs {
+		fmt.Fprintf(errOut, "Warning: %v\n", err)
+	}
+	s := &session{model: resolveModel(opts.Model, f.Getenv("ANTHROPIC_MODEL"), files), cwd: cwd}
+	dirs := slices.Clone(opts.AddDirs)
+	for _, file := range files {
+		dirs = append(dirs, file.Permissions.AdditionalDirectories...)
+	}
+	for _, dir := range dirs {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(cwd, dir)
 		}
 		s.dirs = append(s.dirs, filepath.Clean(dir))
 	}
-	if s.perm, err = permissionContext(opts, errOut); err != nil {
+	if s.perm, err = permissionContext(opts, files, cwd, errOut); err != nil {
 		return nil, err
 	}
 	only, err := selectTools(opts)
@@ -57,10 +66,15 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	return s, nil
 }
 
-func resolveModel(flag, env string) string {
+// resolveModel picks the model: the flag, else $ANTHROPIC_MODEL, else the last
+// settings file naming one, else the default; short names are expanded.
+func resolveModel(flag, env string, files []config.File) string {
 	model := flag
 	if model == "" {
 		model = env
+	}
+	for i := len(files) - 1; i >= 0 && model == ""; i-- {
+		model = files[i].Model
 	}
 	if model == "" {
 		return llm.DefaultModel
@@ -71,8 +85,38 @@ func resolveModel(flag, env string) string {
 	return model
 }
 
-func permissionContext(opts *Options, errOut io.Writer) (*permission.Context, error) {
+// permissionContext layers the settings files' rules and mode under the
+// command line's. Malformed rules and unreadable files are reported on errOut,
+// once each, and ignored.
+func permissionContext(opts *Options, files []config.File, cwd string, errOut io.Writer) (*permission.Context, error) {
 	perm := &permission.Context{Mode: permission.ModeDefault}
+	var problems []error
+	add := func(list *[]permission.Rule, texts []string, source, base string) {
+		rules, errs := permission.ParseRuleList(texts, source)
+		for i := range rules {
+			rules[i].Base = base
+		}
+		*list = append(*list, rules...)
+		problems = append(problems, errs...)
+	}
+	for _, f := range files {
+		add(&perm.Allow, f.Permissions.Allow, f.Path, f.Project)
+		add(&perm.Deny, f.Permissions.Deny, f.Path, f.Project)
+		add(&perm.Ask, f.Permissions.Ask, f.Path, f.Project)
+		if f.Permissions.DefaultMode != "" {
+			mode, err := permission.ParseMode(f.Permissions.DefaultMode)
+			if err != nil {
+				problems = append(problems, fmt.Errorf("settings %s: %w", f.Path, err))
+				continue
+			}
+			perm.Mode = mode
+		}
+	}
+	add(&perm.Allow, opts.AllowedTools, "--allowedTools", cwd)
+	add(&perm.Deny, opts.DisallowedTools, "--disallowedTools", cwd)
+	for _, err := range problems {
+		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
+	}
 	if opts.PermissionMode != "" {
 		mode, err := permission.ParseMode(opts.PermissionMode)
 		if err != nil {
@@ -82,12 +126,6 @@ func permissionContext(opts *Options, errOut io.Writer) (*permission.Context, er
 	}
 	if opts.SkipPermissions {
 		perm.Mode = permission.ModeBypassPermissions
-	}
-	var errs, more []error
-	perm.Allow, errs = permission.ParseRuleList(opts.AllowedTools, "--allowedTools")
-	perm.Deny, more = permission.ParseRuleList(opts.DisallowedTools, "--disallowedTools")
-	for _, err := range append(errs, more...) {
-		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
 	}
 	return perm, nil
 }

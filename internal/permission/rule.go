@@ -17,6 +17,9 @@ type Rule struct {
 	Content string
 	// Source names where the rule came from, such as a settings file or a flag.
 	Source string
+	// Base is the directory the rule's relative paths are relative to: the
+	// project of the settings file it came from, or the working directory.
+	Base string
 }
 
 // String renders the rule in the syntax it was written in.

@@ -1,0 +1,163 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Permissions is the permissions section of a settings file, in Claude Code's format.
+type Permissions struct {
+	Allow                 []string `json:"allow"`
+	Deny                  []string `json:"deny"`
+	Ask                   []string `json:"ask"`
+	DefaultMode           string   `json:"defaultMode"`
+	AdditionalDirectories []string `json:"additionalDirectories"`
+}
+
+// File is one settings file as written, with where it was found.
+type File struct {
+	// Path is the file's path.
+	Path string
+	// Project is the directory the file's relative rule paths are relative to:
+	// the project for project files, the working directory for the user's file.
+	Project     string
+	Permissions Permissions `json:"permissions"`
+	// Model is the default model, when the file names one.
+	Model string `json:"model"`
+	// MCPServers is kept raw for the MCP client, which reads it in its own format.
+	MCPServers json.RawMessage `json:"mcpServers"`
+}
+
+// Paths returns the settings files mini-claude reads for a session in cwd, in
+// order of precedence, later ones winning: the user's, the project's, the
+// project's local one; at each level .claude/ first (for projects that already
+// have it), then .mini-claude/.
+func Paths(cwd string) []string {
+	var paths []string
+	if home, err := os.UserHomeDir(); err == nil {
+		paths = append(paths, filepath.Join(home, ".claude", "settings.json"))
+	}
+	if dir := Home(); dir != "" {
+		paths = append(paths, filepath.Join(dir, "settings.json"))
+	}
+	for _, name := range []string{"settings.json", "settings.local.json"} {
+		for _, dir := range []string{".claude", ".mini-claude"} {
+			paths = append(paths, filepath.Join(cwd, dir, name))
+		}
+	}
+	return paths
+}
+
+// Load reads the settings files of a session in cwd that exist, in order of
+// precedence. A file that cannot be read or parsed is returned as an error
+// naming it and left out; the others still load.
+func Load(cwd string) ([]File, []error) {
+	var files []File
+	var errs []error
+	for _, path := range Paths(cwd) {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read settings %s: %w", path, err))
+			continue
+		}
+		file := File{Path: path, Project: cwd}
+		if err := json.Unmarshal(data, &file); err != nil {
+			errs = append(errs, fmt.Errorf("settings %s is not valid JSON (%v); it is ignored", path, err))
+			continue
+		}
+		files = append(files, file)
+	}
+	return files, errs
+}
+
+// LocalPath is the project's local settings file, where "always allow" answers go.
+func LocalPath(cwd string) string {
+	return filepath.Join(cwd, ".mini-claude", "settings.local.json")
+}
+
+// AddAllowRule appends rule to permissions.allow of the project's local
+// settings file, keeping every other key of the file as it is, unless the rule
+// is already there. The file is replaced atomically, under a lock, so two
+// sessions answering at once both keep their rule.
+func AddAllowRule(cwd, rule string) error {
+	path := LocalPath(cwd)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	return addAllowRule(path, rule)
+}
+
+func addAllowRule(path, rule string) error {
+	doc := map[string]json.RawMessage{}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return fmt.Errorf("settings %s is not valid JSON, so the rule was not added: %w", path, err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	perms := map[string]json.RawMessage{}
+	if raw, ok := doc["permissions"]; ok {
+		if err := json.Unmarshal(raw, &perms); err != nil {
+			return fmt.Errorf("settings %s: permissions is not an object: %w", path, err)
+		}
+	}
+	var allow []string
+	if raw, ok := perms["allow"]; ok {
+		if err := json.Unmarshal(raw, &allow); err != nil {
+			return fmt.Errorf("settings %s: permissions.allow is not a list of strings: %w", path, err)
+		}
+	}
+	for _, existing := range allow {
+		if existing == rule {
+			return nil
+		}
+	}
+	allow = append(allow, rule)
+	if perms["allow"], err = json.Marshal(allow); err != nil {
+		return err
+	}
+	if doc["permissions"], err = json.Marshal(perms); err != nil {
+		return err
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(out, '\n'))
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,92 @@
+package config
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadOrderAndErrors(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	write(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"permissions":{"allow":["Read"]},"model":"haiku"}`)
+	write(t, filepath.Join(cwd, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(rm:*)"]}}`)
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"permissions":{"defaultMode":"acceptEdits"}}`)
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.local.json"), `{not json`)
+	files, errs := Load(cwd)
+	var got []string
+	for _, f := range files {
+		got = append(got, strings.TrimPrefix(strings.TrimPrefix(f.Path, home), cwd))
+	}
+	if want := "/.mini-claude/settings.json /.claude/settings.json /.mini-claude/settings.json"; strings.Join(got, " ") != want {
+		t.Errorf("files = %v, want %s", got, want)
+	}
+	if files[0].Model != "haiku" || files[1].Permissions.Deny[0] != "Bash(rm:*)" || files[2].Permissions.DefaultMode != "acceptEdits" {
+		t.Errorf("contents = %+v", files)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "settings.local.json is not valid JSON") {
+		t.Errorf("errors = %v, want one naming the broken file", errs)
+	}
+}
+
+func TestAddAllowRuleKeepsOtherKeysAndSkipsDuplicates(t *testing.T) {
+	cwd := t.TempDir()
+	write(t, LocalPath(cwd), `{"model":"sonnet","permissions":{"deny":["Write"],"allow":["Read"]}}`)
+	for _, rule := range []string{"Bash(npm run test:*)", "Read", "Bash(npm run test:*)"} {
+		if err := AddAllowRule(cwd, rule); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var doc struct {
+		Model       string      `json:"model"`
+		Permissions Permissions `json:"permissions"`
+	}
+	data, _ := os.ReadFile(LocalPath(cwd))
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Model != "sonnet" || strings.Join(doc.Permissions.Allow, ",") != "Read,Bash(npm run test:*)" || doc.Permissions.Deny[0] != "Write" {
+		t.Errorf("settings after adding = %s", data)
+	}
+}
+
+func TestAddAllowRuleConcurrentWritersNeverCorrupt(t *testing.T) {
+	cwd := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv(HomeEnv, t.TempDir())
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() { AddAllowRule(cwd, "Bash(task"+string(rune('a'+i))+":*)") })
+	}
+	wg.Wait()
+	files, errs := Load(cwd)
+	if len(errs) > 0 || len(files) != 1 || len(files[0].Permissions.Allow) != 8 {
+		data, _ := os.ReadFile(LocalPath(cwd))
+		t.Errorf("after 8 concurrent additions: %v, %s; want all 8 rules kept", errs, data)
+	}
+}
+
+func TestAddAllowRuleRefusesABrokenFile(t *testing.T) {
+	cwd := t.TempDir()
+	write(t, LocalPath(cwd), `{broken`)
+	if err := AddAllowRule(cwd, "Read"); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("error = %v, want a refusal that keeps the file", err)
+	}
+	if data, _ := os.ReadFile(LocalPath(cwd)); string(data) != `{broken` {
+		t.Error("the broken file was overwritten")
+	}
+}
