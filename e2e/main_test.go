@@ -63,6 +63,8 @@ func newRun(t *testing.T) *run {
 		"MINI_CLAUDE_HOME=" + filepath.Join(home, ".mini-claude"),
 		"ANTHROPIC_API_KEY=test-key",
 		"ANTHROPIC_BASE_URL=" + srv.URL,
+		// The tests may run as root; bypassPermissions needs this there, as in Claude Code.
+		"IS_SANDBOX=1",
 	}}
 }
 

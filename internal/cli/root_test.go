@@ -12,6 +12,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/permission"
 )
 
 func testFactory(stdin string, terminal bool) (*Factory, *bytes.Buffer, *bytes.Buffer) {
@@ -156,5 +157,33 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestBypassRefusedForRootOutsideASandbox(t *testing.T) {
+	env := func(sandbox string) func(string) string {
+		return func(name string) string {
+			if name == "IS_SANDBOX" {
+				return sandbox
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		mode    permission.Mode
+		euid    int
+		sandbox string
+		refused bool
+	}{
+		{permission.ModeBypassPermissions, 0, "", true},
+		{permission.ModeBypassPermissions, 0, "1", false},
+		{permission.ModeBypassPermissions, 1000, "", false},
+		{permission.ModeAcceptEdits, 0, "", false},
+	}
+	for _, tt := range tests {
+		err := refuseBypassAsRoot(tt.mode, tt.euid, env(tt.sandbox))
+		if (err != nil) != tt.refused {
+			t.Errorf("mode %s euid %d IS_SANDBOX=%q: error %v, want refused=%v", tt.mode, tt.euid, tt.sandbox, err, tt.refused)
+		}
 	}
 }

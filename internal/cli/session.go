@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,6 +57,9 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 		s.dirs = append(s.dirs, filepath.Clean(dir))
 	}
 	if s.perm, err = permissionContext(opts, files, cwd, errOut); err != nil {
+		return nil, err
+	}
+	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}
 	only, err := selectTools(opts)
@@ -128,6 +132,15 @@ func permissionContext(opts *Options, files []config.File, cwd string, errOut io
 		perm.Mode = permission.ModeBypassPermissions
 	}
 	return perm, nil
+}
+
+// refuseBypassAsRoot stops bypassPermissions for root outside a sandbox, as
+// Claude Code does: a root process that runs everything unasked can break the machine.
+func refuseBypassAsRoot(mode permission.Mode, euid int, getenv func(string) string) error {
+	if mode != permission.ModeBypassPermissions || euid != 0 || getenv("IS_SANDBOX") == "1" {
+		return nil
+	}
+	return usageError("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons; in a container or VM set IS_SANDBOX=1")
 }
 
 // selectTools reads --tools: nil means every built-in, "" none, "default" all;
