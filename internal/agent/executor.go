@@ -136,9 +136,11 @@ func (a *Agent) runCall(ctx context.Context, p *pending) (llm.ContentBlock, *Den
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (string, bool) {
 	name := p.call.Tool().Name()
 	own := p.call.CheckPermissions(ctx, env)
+	access := p.call.Accesses(ctx, env)
 	decision := a.opts.Permissions.Decide(permission.Query{
 		Tool: name, ReadOnly: p.call.IsReadOnly(),
 		ToolVerdict: permission.Behavior(own.Behavior), ToolReason: own.Message,
+		Reads: access.Reads, Writes: access.Writes, Commands: shellCommands(access.Commands), Domains: access.Domains,
 	})
 	switch decision.Behavior {
 	case permission.Allow:
@@ -158,6 +160,14 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (strin
 		return answer.Message, true
 	}
 	return fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), true
+}
+
+func shellCommands(cmds []tool.ShellCommand) []permission.Command {
+	out := make([]permission.Command, len(cmds))
+	for i, c := range cmds {
+		out[i] = permission.Command{Args: c.Args, Text: c.Text, ReadOnly: c.ReadOnly, Dynamic: c.Dynamic, Destructive: c.Destructive}
+	}
+	return out
 }
 
 // invoke runs the call, turning a panic into an error so the session survives it.

@@ -15,6 +15,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -59,6 +60,10 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if s.perm, err = permissionContext(opts, files, cwd, errOut); err != nil {
 		return nil, err
 	}
+	for _, dir := range append([]string{cwd}, s.dirs...) {
+		s.perm.Dirs = append(s.perm.Dirs, fileaccess.RealPath(dir))
+	}
+	s.perm.Home, _ = os.UserHomeDir()
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}

@@ -29,12 +29,18 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown permission mode %q: use one of %v", s, Modes)
 }
 
-// Context is everything the engine decides with: the mode and the rules.
+// Context is everything the engine decides with: the mode, the rules and the
+// places the session may use without asking.
 type Context struct {
 	Mode  Mode
 	Allow []Rule
 	Deny  []Rule
 	Ask   []Rule
+	// Dirs are the allowed directories (the working directory and --add-dir
+	// ones), as real paths.
+	Dirs []string
+	// Home is the user's home directory, for "~/" in rules and the secret defaults.
+	Home string
 }
 
 // DeniesTool reports whether a whole-tool deny rule ("Bash", "mcp__server")
@@ -55,34 +61,44 @@ const (
 	Deny
 )
 
-// Query describes one call for the engine.
+// Query describes one call for the engine: the tool, what it says of the call,
+// and everything the call touches. Paths are absolute real paths (symlinks
+// followed), so the engine decides without touching the file system.
 type Query struct {
 	Tool     string
 	ReadOnly bool
 	// ToolVerdict and ToolReason are the tool's own opinion of the call.
 	ToolVerdict Behavior
 	ToolReason  string
-	// MatchContent reports whether a rule's content covers this call. Nil means
-	// the tool cannot match content: deny and ask rules with content then cover
-	// every use of the tool, and allow rules with content cover none (fail closed).
-	MatchContent func(content string) bool
+	Reads       []string
+	Writes      []string
+	Commands    []Command
+	Domains     []string
 }
 
-// Decision is the engine's verdict on a call, with the reason and the rule that decided it.
+// Decision is the engine's verdict on a call, with the reason, the rule that
+// decided it, and the exact part (a sub-command, a path) that decided it.
 type Decision struct {
 	Behavior Behavior
 	Reason   string
 	Rule     *Rule
+	Subject  string
 }
 
-// Decide applies, in order: deny rules, ask rules, the tool's own deny or ask,
-// bypass mode, allow rules, the tool's own allow, and the mode's default.
+// Decide applies, in order: deny rules (and the secret defaults), ask rules,
+// the tool's own deny or ask, bypass mode, plan mode, then allows the call only
+// when every part of it is allowed — by a rule, by being a read or a read-only
+// command inside the allowed directories, or by acceptEdits for writes there —
+// and otherwise asks, naming the first part that needs approval.
 func (c *Context) Decide(q Query) Decision {
-	if r := c.match(c.Deny, q, true); r != nil {
-		return Decision{Behavior: Deny, Reason: fmt.Sprintf("Permission to use %s has been denied by the rule %s.", q.Tool, r), Rule: r}
+	if d, ok := c.firstMatch(c.Deny, q, Deny); ok {
+		return d
 	}
-	if r := c.match(c.Ask, q, true); r != nil {
-		return Decision{Behavior: Ask, Reason: fmt.Sprintf("The rule %s asks for approval.", r), Rule: r}
+	if d, ok := c.secretDefault(q); ok {
+		return d
+	}
+	if d, ok := c.firstMatch(c.Ask, q, Ask); ok {
+		return d
 	}
 	switch q.ToolVerdict {
 	case Deny:
@@ -92,51 +108,14 @@ func (c *Context) Decide(q Query) Decision {
 			return Decision{Behavior: Ask, Reason: q.ToolReason}
 		}
 	}
-	if c.Mode == ModeBypassPermissions {
-		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
-	}
-	if r := c.match(c.Allow, q, false); r != nil {
-		return Decision{Behavior: Allow, Reason: fmt.Sprintf("allowed by the rule %s", r), Rule: r}
-	}
-	if q.ToolVerdict == Allow {
-		return Decision{Behavior: Allow, Reason: q.ToolReason}
-	}
-	return c.modeDefault(q)
-}
-
-func (c *Context) modeDefault(q Query) Decision {
 	switch {
-	case q.ReadOnly:
-		return Decision{Behavior: Allow, Reason: "read-only"}
-	case c.Mode == ModePlan:
+	case c.Mode == ModeBypassPermissions:
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
+	case c.Mode == ModePlan && !q.ReadOnly:
 		return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s changes the system and plan mode only allows read-only tools; present the plan first.", q.Tool)}
 	}
-	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s needs approval.", q.Tool)}
+	return c.allowance(q)
 }
-
-// match returns the first rule in rules that covers the call; whenUnmatchable
-// says whether a content rule covers a tool that cannot match content.
-func (c *Context) match(rules []Rule, q Query, whenUnmatchable bool) *Rule {
-	for i, r := range rules {
-		if !r.coversTool(q.Tool) {
-			continue
-		}
-		if r.Content == "" {
-			return &rules[i]
-		}
-		if q.MatchContent == nil {
-			if whenUnmatchable {
-				return &rules[i]
-			}
-			continue
-		}
-		if q.MatchContent(r.Content) {
-			return &rules[i]
-		}
-	}
-	return nil
-}
-
 // Prompt is a question to the user about one call.
 type Prompt struct {
 	Tool      string

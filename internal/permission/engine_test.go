@@ -44,30 +44,82 @@ func TestDeniesToolByNameAndServerPrefix(t *testing.T) {
 }
 
 func TestDecide(t *testing.T) {
+	proj := "/home/u/proj"
+	base := func(rs []Rule) []Rule {
+		for i := range rs {
+			rs[i].Base = proj
+		}
+		return rs
+	}
+	ctx := func(mode Mode, allow, deny, ask []string) Context {
+		return Context{Mode: mode, Allow: base(rules(t, allow...)), Deny: base(rules(t, deny...)), Ask: base(rules(t, ask...)),
+			Dirs: []string{proj}, Home: "/home/u"}
+	}
+	cmd := func(args ...string) Command { return Command{Args: args, Text: strings.Join(args, " ")} }
+	ro := func(args ...string) Command { c := cmd(args...); c.ReadOnly = true; return c }
 	tests := []struct {
 		name string
 		ctx  Context
 		q    Query
 		want Behavior
 	}{
-		{"read-only allowed by default", Context{Mode: ModeDefault}, Query{Tool: "Read", ReadOnly: true}, Allow},
-		{"writing tool asks by default", Context{Mode: ModeDefault}, Query{Tool: "Write"}, Ask},
-		{"allow rule", Context{Allow: rules(t, "Write")}, Query{Tool: "Write"}, Allow},
-		{"deny beats allow", Context{Allow: rules(t, "Write"), Deny: rules(t, "Write")}, Query{Tool: "Write"}, Deny},
-		{"ask beats allow", Context{Allow: rules(t, "Write"), Ask: rules(t, "Write")}, Query{Tool: "Write"}, Ask},
-		{"deny beats bypass", Context{Mode: ModeBypassPermissions, Deny: rules(t, "Write")}, Query{Tool: "Write"}, Deny},
-		{"bypass allows", Context{Mode: ModeBypassPermissions}, Query{Tool: "Write"}, Allow},
-		{"bypass overrides a tool ask", Context{Mode: ModeBypassPermissions}, Query{Tool: "Bash", ToolVerdict: Ask}, Allow},
-		{"tool deny wins over allow rule", Context{Allow: rules(t, "Bash")}, Query{Tool: "Bash", ToolVerdict: Deny}, Deny},
-		{"tool allow", Context{}, Query{Tool: "Bash", ToolVerdict: Allow}, Allow},
-		{"plan denies writes", Context{Mode: ModePlan}, Query{Tool: "Write"}, Deny},
-		{"plan allows reads", Context{Mode: ModePlan}, Query{Tool: "Read", ReadOnly: true}, Allow},
-		{"deny read-only tool by rule", Context{Deny: rules(t, "Read")}, Query{Tool: "Read", ReadOnly: true}, Deny},
-		{"server deny covers its tools", Context{Deny: rules(t, "mcp__fs")}, Query{Tool: "mcp__fs__read", ReadOnly: true}, Deny},
-		{"content deny fails closed without matcher", Context{Deny: rules(t, "Bash(rm:*)")}, Query{Tool: "Bash", ReadOnly: true}, Deny},
-		{"content allow fails closed without matcher", Context{Allow: rules(t, "Bash(ls:*)")}, Query{Tool: "Bash"}, Ask},
-		{"content allow with matcher", Context{Allow: rules(t, "Bash(ls:*)")}, Query{Tool: "Bash", MatchContent: func(c string) bool { return c == "ls:*" }}, Allow},
-		{"content deny not matching", Context{Deny: rules(t, "Bash(rm:*)")}, Query{Tool: "Bash", ReadOnly: true, MatchContent: func(string) bool { return false }}, Allow},
+		{"read-only tool without parts", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Sleep", ReadOnly: true}, Allow},
+		{"writing tool without parts asks", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Touch"}, Ask},
+		{"whole-tool allow", ctx(ModeDefault, []string{"Touch"}, nil, nil), Query{Tool: "Touch"}, Allow},
+		{"deny beats allow", ctx(ModeDefault, []string{"Touch"}, []string{"Touch"}, nil), Query{Tool: "Touch"}, Deny},
+		{"ask beats allow", ctx(ModeDefault, []string{"Touch"}, nil, []string{"Touch"}), Query{Tool: "Touch"}, Ask},
+		{"deny beats bypass", ctx(ModeBypassPermissions, nil, []string{"Touch"}, nil), Query{Tool: "Touch"}, Deny},
+		{"bypass allows", ctx(ModeBypassPermissions, nil, nil, nil), Query{Tool: "Touch"}, Allow},
+		{"bypass overrides a tool ask", ctx(ModeBypassPermissions, nil, nil, nil), Query{Tool: "Bash", ToolVerdict: Ask}, Allow},
+		{"tool deny beats an allow rule", ctx(ModeDefault, []string{"Bash"}, nil, nil), Query{Tool: "Bash", ToolVerdict: Deny}, Deny},
+		{"plan refuses writes", ctx(ModePlan, nil, nil, nil), Query{Tool: "Write", Writes: []string{proj + "/a"}}, Deny},
+		{"plan allows reads", ctx(ModePlan, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/a"}}, Allow},
+		{"server deny covers its tools", ctx(ModeDefault, nil, []string{"mcp__fs"}, nil), Query{Tool: "mcp__fs__read", ReadOnly: true}, Deny},
+		{"content rule of a tool without parts fails closed", ctx(ModeDefault, nil, []string{"Touch(x)"}, nil), Query{Tool: "Touch"}, Deny},
+		{"content allow of a tool without parts allows nothing", ctx(ModeDefault, []string{"Touch(x)"}, nil, nil), Query{Tool: "Touch"}, Ask},
+
+		{"read inside is free", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/src/a.go"}}, Allow},
+		{"read outside asks", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{"/etc/hosts"}}, Ask},
+		{"read outside allowed by an absolute rule", ctx(ModeDefault, []string{"Read(//etc/**)"}, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{"/etc/hosts"}}, Allow},
+		{"read denied by a relative rule", ctx(ModeDefault, nil, []string{"Read(./secrets/**)"}, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/secrets/k"}}, Deny},
+		{"read deny matches any case", ctx(ModeDefault, nil, []string{"Read(./Secrets/**)"}, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/secrets/k"}}, Deny},
+		{"slashless rule matches at any depth", ctx(ModeDefault, nil, []string{"Read(*.log)"}, nil), Query{Tool: "Grep", ReadOnly: true, Reads: []string{proj + "/a/b/c.log"}}, Deny},
+		{"read rules govern other tools' reads", ctx(ModeDefault, nil, []string{"Read(./private)"}, nil), Query{Tool: "Bash", ReadOnly: true, Commands: []Command{ro("cat", "private/x")}, Reads: []string{proj + "/private/x"}}, Deny},
+		{"home rule", ctx(ModeDefault, nil, []string{"Read(~/notes/**)"}, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{"/home/u/notes/a.md"}}, Deny},
+
+		{"env file denied by default", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/.env"}}, Deny},
+		{"env variant denied by default", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/config/.env.production"}}, Deny},
+		{"env in upper case denied", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/.ENV"}}, Deny},
+		{"env example is not a secret", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/.env.example"}}, Allow},
+		{"ssh key denied", ctx(ModeBypassPermissions, nil, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{"/home/u/.ssh/id_ed25519"}}, Deny},
+		{"pem write denied", ctx(ModeAcceptEdits, nil, nil, nil), Query{Tool: "Write", Writes: []string{proj + "/certs/server.pem"}}, Deny},
+		{"explicit allow overrides the secret default", ctx(ModeDefault, []string{"Read(./.env)"}, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/.env"}}, Allow},
+		{"whole-tool allow does not override the secret default", ctx(ModeDefault, []string{"Read"}, nil, nil), Query{Tool: "Read", ReadOnly: true, Reads: []string{proj + "/.env"}}, Deny},
+
+		{"write inside asks by default", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Edit", Writes: []string{proj + "/a.go"}}, Ask},
+		{"write inside free in acceptEdits", ctx(ModeAcceptEdits, nil, nil, nil), Query{Tool: "Edit", Writes: []string{proj + "/a.go"}}, Allow},
+		{"write outside asks in acceptEdits", ctx(ModeAcceptEdits, nil, nil, nil), Query{Tool: "Edit", Writes: []string{"/etc/hosts"}}, Ask},
+		{"whole-tool Edit allows writes inside", ctx(ModeDefault, []string{"Edit"}, nil, nil), Query{Tool: "Edit", Writes: []string{proj + "/a.go"}}, Allow},
+		{"whole-tool Edit does not allow writes outside", ctx(ModeDefault, []string{"Edit"}, nil, nil), Query{Tool: "Edit", Writes: []string{"/tmp/x"}}, Ask},
+		{"write rule allows", ctx(ModeDefault, []string{"Write(*.md)"}, nil, nil), Query{Tool: "Write", Writes: []string{proj + "/docs/a.md"}}, Allow},
+		{"edit deny covers Bash redirects", ctx(ModeBypassPermissions, nil, []string{"Edit(./src/**)"}, nil), Query{Tool: "Bash", Commands: []Command{ro("echo", "x")}, Writes: []string{proj + "/src/a"}}, Deny},
+
+		{"read-only command inside is free", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Bash", ReadOnly: true, Commands: []Command{ro("ls")}}, Allow},
+		{"writing command asks", ctx(ModeDefault, nil, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("python", "x.py")}}, Ask},
+		{"prefix allow", ctx(ModeDefault, []string{"Bash(npm run test:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("npm", "run", "test", "--", "-x")}}, Allow},
+		{"prefix allow is word based", ctx(ModeDefault, []string{"Bash(npm run test:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("npm", "run", "testing")}}, Ask},
+		{"exact allow", ctx(ModeDefault, []string{"Bash(git status)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("git", "status", "-s")}}, Ask},
+		{"every part must be allowed", ctx(ModeDefault, []string{"Bash(cd:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("cd", "x"), cmd("python", "evil.py")}}, Ask},
+		{"any denied part denies", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{ro("ls"), cmd("rm", "-rf", "x")}}, Deny},
+		{"dynamic command fails closed under a deny", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"$x"}, Text: "$x", Dynamic: true}}}, Deny},
+		{"dynamic command never allowed by a rule", ctx(ModeDefault, []string{"Bash(echo:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"echo", "$x"}, Dynamic: true}}}, Ask},
+		{"allowed command's redirect is still a write", ctx(ModeDefault, []string{"Bash(echo:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{ro("echo", "hi")}, Writes: []string{proj + "/out"}}, Ask},
+		{"destructive command asks despite acceptEdits", ctx(ModeAcceptEdits, nil, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"git", "push", "--force"}, Destructive: true}}}, Ask},
+		{"destructive command allowed by an explicit rule", ctx(ModeDefault, []string{"Bash(git push:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"git", "push", "--force"}, Destructive: true}}}, Allow},
+
+		{"domain allowed", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Allow},
+		{"other domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.org"}}, Ask},
+		{"lookalike domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"badexample.com"}}, Ask},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +127,14 @@ func TestDecide(t *testing.T) {
 				t.Errorf("Decide = %v (%s), want %v", got.Behavior, got.Reason, tt.want)
 			}
 		})
+	}
+}
+
+func TestAskNamesTheSubCommand(t *testing.T) {
+	c := Context{Mode: ModeDefault, Allow: rules(t, "Bash(cd:*)"), Dirs: []string{"/p"}}
+	d := c.Decide(Query{Tool: "Bash", Commands: []Command{{Args: []string{"cd", "x"}, Text: "cd x"}, {Args: []string{"python", "evil.py"}, Text: "python evil.py"}}})
+	if d.Behavior != Ask || d.Subject != "the command `python evil.py`" {
+		t.Errorf("decision = %+v, want an ask naming python evil.py", d)
 	}
 }
 

@@ -29,6 +29,9 @@ type Def[In, Out any] struct {
 	ValidateInput func(ctx context.Context, in In, env *Env) error
 	// CheckPermissions is the tool-specific permission verdict; nil is Passthrough.
 	CheckPermissions func(ctx context.Context, in In, env *Env) PermissionResult
+	// Accesses lists the paths, commands and domains a call touches, which the
+	// permission rules are checked against; nil touches nothing the rules name.
+	Accesses func(ctx context.Context, in In, env *Env) Access
 	// Call does the work; required.
 	Call func(ctx context.Context, in In, env *Env, progress Progress) (Out, error)
 	// IsConcurrencySafe, IsReadOnly and IsDestructive classify a call; nil is false,
@@ -158,6 +161,13 @@ func (c *call[In, Out]) CheckPermissions(ctx context.Context, env *Env) Permissi
 		return PermissionResult{Behavior: Passthrough}
 	}
 	return c.tool.def.CheckPermissions(ctx, c.in, env)
+}
+
+func (c *call[In, Out]) Accesses(ctx context.Context, env *Env) Access {
+	if c.tool.def.Accesses == nil {
+		return Access{}
+	}
+	return c.tool.def.Accesses(ctx, c.in, env)
 }
 
 func (c *call[In, Out]) Run(ctx context.Context, env *Env, progress Progress) (Result, error) {

@@ -66,6 +66,9 @@ type Call interface {
 	Validate(ctx context.Context, env *Env) error
 	// CheckPermissions is the tool-specific part of the permission decision.
 	CheckPermissions(ctx context.Context, env *Env) PermissionResult
+	// Accesses lists what the call touches, for the permission rules that name
+	// paths, commands or domains.
+	Accesses(ctx context.Context, env *Env) Access
 	// Run does the work and maps the output to tool_result content.
 	Run(ctx context.Context, env *Env, progress Progress) (Result, error)
 }
@@ -93,6 +96,33 @@ type Env struct {
 	ToolUseID string
 	// Session is the state shared by the session's calls; never nil inside Run.
 	Session *Session
+}
+
+// Access is what one call touches. The permission engine checks each part
+// against the rules: a path read or written, a shell command run, a domain fetched.
+type Access struct {
+	// Reads and Writes are absolute paths with symlinks followed.
+	Reads  []string
+	Writes []string
+	// Commands are the simple commands of a shell command line.
+	Commands []ShellCommand
+	// Domains are the hosts a call fetches from.
+	Domains []string
+}
+
+// ShellCommand is one simple command of a shell command line, as the
+// permission engine needs it.
+type ShellCommand struct {
+	// Args are the words once quoting is removed and wrappers stripped; Args[0] is the program.
+	Args []string
+	// Text is the command as written, to name it in a prompt.
+	Text string
+	// ReadOnly says the command only reads, searches or lists.
+	ReadOnly bool
+	// Dynamic says a word of it is only known at run time.
+	Dynamic bool
+	// Destructive marks a recursive delete, a force push, a hard reset and the like.
+	Destructive bool
 }
 
 // ProgressEvent is an update a running call reports, such as a tail of command output.

@@ -38,9 +38,9 @@ func AllowedDirs(env *tool.Env) []string {
 // directories once symlinks are followed, both in the path and in the directories.
 // A path that does not exist yet is judged by its nearest existing ancestor.
 func Inside(env *tool.Env, abs string) bool {
-	real := realPath(abs)
+	real := RealPath(abs)
 	for _, dir := range AllowedDirs(env) {
-		if within(realPath(dir), real) {
+		if within(RealPath(dir), real) {
 			return true
 		}
 	}
@@ -52,9 +52,9 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// realPath follows the symlinks of the longest existing prefix of abs and
+// RealPath follows the symlinks of the longest existing prefix of abs and
 // appends the part that does not exist yet.
-func realPath(abs string) string {
+func RealPath(abs string) string {
 	var missing []string
 	for p := filepath.Clean(abs); ; p = filepath.Dir(p) {
 		resolved, err := filepath.EvalSymlinks(p)

@@ -1,0 +1,120 @@
+package permission
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Command is one simple command of a shell command line, as the permission
+// engine sees it.
+type Command struct {
+	// Args are the command's words once quoting is removed and wrappers (env,
+	// timeout, xargs, …) are stripped: Args[0] is the program.
+	Args []string
+	// Text is the command as written, to name it in a prompt.
+	Text string
+	// ReadOnly says the command only reads, searches or lists.
+	ReadOnly bool
+	// Dynamic says a word of it, the program's name included, is only known at run time.
+	Dynamic bool
+	// Destructive marks an operation confirmed even in acceptEdits: recursive
+	// deletes, force pushes, hard resets.
+	Destructive bool
+}
+
+// access kinds a content rule can govern.
+type kind int
+
+const (
+	kindNone kind = iota
+	kindRead
+	kindWrite
+	kindCommand
+	kindDomain
+)
+
+// kindOf says which accesses a rule of the tool governs: Read, Glob and Grep
+// rules govern every read of a file, whatever tool does it; Edit, Write and
+// NotebookEdit rules every write; Bash rules commands; WebFetch rules domains.
+func kindOf(tool string) kind {
+	switch tool {
+	case "Read", "Glob", "Grep", "LS", "NotebookRead":
+		return kindRead
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		return kindWrite
+	case "Bash":
+		return kindCommand
+	case "WebFetch":
+		return kindDomain
+	}
+	return kindNone
+}
+
+// pathPattern turns a path rule's content into an absolute doublestar pattern:
+// "//abs" is absolute, "~/x" is under home, "/x", "./x" and "x/y" are under the
+// rule's base, and a pattern without a slash ("*.md", ".env") matches at any
+// depth under the base, as in .gitignore.
+func pathPattern(content, base, home string) string {
+	switch {
+	case strings.HasPrefix(content, "//"):
+		return filepath.Clean(content[1:])
+	case content == "~" || strings.HasPrefix(content, "~/"):
+		return filepath.Join(home, strings.TrimPrefix(content, "~"))
+	case strings.HasPrefix(content, "/"), strings.HasPrefix(content, "./"), strings.Contains(strings.TrimSuffix(content, "/"), "/"):
+		return filepath.Join(base, content)
+	}
+	return filepath.Join(base, "**", content)
+}
+
+// matchPath reports whether the absolute path, or a directory above it, matches
+// the pattern. foldCase matches regardless of case: deny and ask rules do, so
+// that .ENV cannot slip past a deny of .env.
+func matchPath(pattern, path string, foldCase bool) bool {
+	if foldCase {
+		pattern, path = strings.ToLower(pattern), strings.ToLower(path)
+	}
+	for p := path; ; p = filepath.Dir(p) {
+		if ok, err := doublestar.Match(pattern, p); err == nil && ok {
+			return true
+		}
+		if filepath.Dir(p) == p {
+			return false
+		}
+	}
+}
+
+// matchCommand reports whether a Bash rule's content covers the command:
+// "npm run test:*" (or "npm run test *") is a prefix of whole words, anything
+// else must equal the command's words. A dynamic command matches no rule.
+func matchCommand(content string, c Command) bool {
+	if c.Dynamic || len(c.Args) == 0 {
+		return false
+	}
+	prefix, isPrefix := strings.CutSuffix(content, ":*")
+	if !isPrefix {
+		prefix, isPrefix = strings.CutSuffix(content, " *")
+	}
+	words := strings.Fields(prefix)
+	if len(words) == 0 || len(words) > len(c.Args) || (!isPrefix && len(words) != len(c.Args)) {
+		return false
+	}
+	for i, w := range words {
+		if c.Args[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// matchDomain reports whether a WebFetch rule ("domain:example.com") covers the
+// host: the domain itself or one of its subdomains.
+func matchDomain(content, host string) bool {
+	domain, ok := strings.CutPrefix(content, "domain:")
+	if !ok {
+		return false
+	}
+	host, domain = strings.ToLower(host), strings.ToLower(domain)
+	return host == domain || strings.HasSuffix(host, "."+domain)
+}
