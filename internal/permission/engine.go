@@ -116,6 +116,7 @@ func (c *Context) Decide(q Query) Decision {
 	}
 	return c.allowance(q)
 }
+
 // Prompt is a question to the user about one call.
 type Prompt struct {
 	Tool      string
