@@ -123,3 +123,15 @@ func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// ReadAccess is the access of a call that reads path (as the model wrote it),
+// for the permission rules.
+func ReadAccess(env *tool.Env, path string) tool.Access {
+	return tool.Access{Reads: []string{RealPath(Resolve(env, path))}}
+}
+
+// WriteAccess is the access of a call that writes path (as the model wrote it),
+// for the permission rules.
+func WriteAccess(env *tool.Env, path string) tool.Access {
+	return tool.Access{Writes: []string{RealPath(Resolve(env, path))}}
+}
