@@ -86,6 +86,7 @@ func New(opts Options) *Agent {
 	if opts.Env.Session == nil {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
+	opts.Env.ReadDenied = opts.Permissions.ReadDenied
 	return &Agent{opts: opts}
 }
 

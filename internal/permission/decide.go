@@ -243,3 +243,15 @@ func (c *Context) inside(path string) bool {
 	}
 	return false
 }
+
+// ReadDenied reports whether reading the real path is denied by a deny rule or
+// by the secret defaults, so that searches can leave the file out of their
+// results even when the search itself was allowed.
+func (c *Context) ReadDenied(path string) bool {
+	q := Query{Tool: "Read", ReadOnly: true, Reads: []string{path}}
+	if d, ok := c.firstMatch(c.Deny, q, Deny); ok && d.Subject != "" {
+		return true
+	}
+	_, secret := c.secretDefault(q)
+	return secret
+}

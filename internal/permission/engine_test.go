@@ -146,3 +146,19 @@ func TestParseMode(t *testing.T) {
 		t.Errorf("ParseMode(yolo) error = %v, want the list of modes", err)
 	}
 }
+
+func TestReadDenied(t *testing.T) {
+	c := Context{Deny: rules(t, "Read(./private/**)", "Bash(rm:*)"), Allow: rules(t, "Read(./.env.local)"), Dirs: []string{"/p"}, Home: "/home/u"}
+	for i := range c.Deny {
+		c.Deny[i].Base = "/p"
+	}
+	c.Allow[0].Base = "/p"
+	for path, want := range map[string]bool{
+		"/p/private/a.txt": true, "/p/src/a.go": false, "/p/.env": true, "/p/.env.local": false,
+		"/home/u/.ssh/id_rsa": true, "/p/.env.example": false,
+	} {
+		if got := c.ReadDenied(path); got != want {
+			t.Errorf("ReadDenied(%s) = %v, want %v", path, got, want)
+		}
+	}
+}

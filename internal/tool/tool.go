@@ -96,6 +96,9 @@ type Env struct {
 	ToolUseID string
 	// Session is the state shared by the session's calls; never nil inside Run.
 	Session *Session
+	// ReadDenied reports whether the permission rules forbid reading a real
+	// path; searches use it to leave such files out of their results. Nil denies nothing.
+	ReadDenied func(path string) bool
 }
 
 // Access is what one call touches. The permission engine checks each part
