@@ -105,6 +105,8 @@ func TestEdit(t *testing.T) {
 			Input{OldString: "    fmt.Println(\"hi\")", NewString: "x"}, "not_found_indent", ptr(code)},
 		{"closest lines of a multi-line miss", ptr(code), readFull, nil,
 			Input{OldString: "func main() {\n\tfmt.Println(\"bye\")\n\treturn", NewString: "x"}, "not_found_closest", ptr(code)},
+		{"a line a few characters off", ptr(code), readFull, nil,
+			Input{OldString: "fmt.Println(\"ho\")", NewString: "x"}, "not_found_similar", ptr(code)},
 		{"line numbers copied from Read", ptr(code), readFull, nil,
 			Input{OldString: "2\tfmt.Println(\"hi\")\n3\treturn", NewString: "x"}, "not_found_read_prefix", ptr(code)},
 		{"several matches without replace_all", ptr("a\nb\na\nc\na\n"), readFull, nil,
@@ -280,4 +282,17 @@ func TestSchemaIsClaudeCodes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("schema\n got %s\nwant %s", Tool.InputSchema(), data)
 	}
+}
+
+func TestEditMissInALargeFilePointsToGrep(t *testing.T) {
+	env := newEnv(t)
+	path := filepath.Join(env.Cwd, "large.txt")
+	os.WriteFile(path, []byte(strings.Repeat("filler line\n", maxHintFileSize/12+1)), 0o644)
+	info, _ := os.Stat(path)
+	fileaccess.StateOf(env).RememberPart(path, info.ModTime())
+	_, err := call(t, env, Input{FilePath: path, OldString: "filler lime", NewString: "x"})
+	if err == nil {
+		t.Fatal("a missing string was replaced")
+	}
+	golden(t, "not_found_large", env.Cwd, "error: "+err.Error())
 }

@@ -5,15 +5,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
 const (
 	// maxQuoted is how much of old_string an error quotes.
 	maxQuoted = 2000
-	// maxHintWork bounds the line comparisons spent looking for a near match.
-	maxHintWork = 20_000_000
+	// maxHintFileSize is the largest file searched for lines like a missed old_string.
+	maxHintFileSize = 16 << 20
 	// maxHintLines is how many lines of a near match an error shows.
 	maxHintLines = 30
 	// maxHintLineLen is how much of each shown line an error keeps.
@@ -36,6 +35,10 @@ func notFound(path, content, old string, changed bool) error {
 			"Remove them, keep the text after the tab exactly, and try again.")
 		return fmt.Errorf("%s", b.String())
 	}
+	if len(content) > maxHintFileSize {
+		b.WriteString("The file is too large to look for similar lines in; find the text you mean with Grep, Read those lines, and copy old_string from them exactly.")
+		return fmt.Errorf("%s", b.String())
+	}
 	lines := strings.Split(content, "\n")
 	want := significantLines(old)
 	w, ok := closest(lines, want)
@@ -44,12 +47,18 @@ func notFound(path, content, old string, changed bool) error {
 		return fmt.Errorf("%s", b.String())
 	}
 	switch {
-	case w.alike < w.count:
-		fmt.Fprintf(&b, "The closest lines are %s (%d of %d lines alike):\n", w.lines(), w.alike, w.count)
-	case w.count == 1:
+	case w.same == w.count && w.count == 1:
 		fmt.Fprintf(&b, "Line %s of the file matches it except for whitespace:\n", w.lines())
-	default:
+	case w.same == w.count:
 		fmt.Fprintf(&b, "Lines %s of the file match it except for whitespace:\n", w.lines())
+	case w.count == 1:
+		fmt.Fprintf(&b, "The closest line in the file is %s:\n", w.lines())
+	default:
+		verb := "differ"
+		if w.count-w.same == 1 {
+			verb = "differs"
+		}
+		fmt.Fprintf(&b, "The closest lines in the file are %s (%d of %d lines %s beyond whitespace):\n", w.lines(), w.count-w.same, w.count, verb)
 	}
 	for i := w.first; i < w.first+min(w.count, maxHintLines); i++ {
 		line := strings.TrimSuffix(lines[i], "\r")
@@ -61,12 +70,12 @@ func notFound(path, content, old string, changed bool) error {
 	if w.count > maxHintLines {
 		fmt.Fprintf(&b, "… (%d more lines)\n", w.count-maxHintLines)
 	}
-	if w.alike == w.count {
+	if w.same == w.count {
 		for _, d := range whitespaceDiffs(lines[w.first:w.first+w.count], want, w.first) {
 			b.WriteString(d + "\n")
 		}
 	}
-	b.WriteString("Copy old_string from these lines exactly, whitespace included, leaving out each line's number and the tab after it.")
+	b.WriteString("If these are the lines you meant, copy old_string from them exactly, whitespace included, leaving out each line's number and the tab after it.")
 	return fmt.Errorf("%s", b.String())
 }
 
@@ -127,61 +136,6 @@ func hasReadPrefixes(old string) bool {
 	return numbered
 }
 
-// window is a run of the file's lines that resembles old_string: count lines
-// from index first, of which alike match it line by line.
-type window struct{ first, count, alike int }
-
-func (w window) lines() string {
-	if w.count == 1 {
-		return strconv.Itoa(w.first + 1)
-	}
-	return fmt.Sprintf("%d-%d", w.first+1, w.first+w.count)
-}
-
-// significantLines splits old into lines, without the blank lines it starts or ends with.
-func significantLines(old string) []string {
-	lines := strings.Split(strings.ReplaceAll(old, "\r\n", "\n"), "\n")
-	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-// closest finds the window of lines most like want, comparing line by line
-// with whitespace removed and quotes unified: want's first line may be the end
-// of a file line, its last line the start of one, and a single line any part
-// of a line. It needs at least half the lines alike.
-func closest(lines, want []string) (window, bool) {
-	m := len(want)
-	if m == 0 || m > len(lines) || len(lines)*m > maxHintWork {
-		return window{}, false
-	}
-	wantKeys := make([]string, m)
-	for i, l := range want {
-		wantKeys[i] = lineKey(l)
-	}
-	keys := make([]string, len(lines))
-	for i, l := range lines {
-		keys[i] = lineKey(l)
-	}
-	var best window
-	for start := 0; start+m <= len(lines); start++ {
-		alike := 0
-		for j := range m {
-			if lineAlike(keys[start+j], wantKeys[j], j, m) {
-				alike++
-			}
-		}
-		if alike > best.alike {
-			best = window{first: start, count: m, alike: alike}
-		}
-	}
-	return best, best.alike > 0 && 2*best.alike >= m
-}
-
 // whitespaceDiffs says, line by line, how the file's indentation and trailing
 // whitespace differ from want's, for lines that are otherwise the same.
 func whitespaceDiffs(lines, want []string, first int) []string {
@@ -216,30 +170,3 @@ func spaces(ws string) string {
 
 func leadingSpace(s string) string  { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 func trailingSpace(s string) string { return s[len(strings.TrimRight(s, " \t")):] }
-
-func lineAlike(line, want string, j, m int) bool {
-	switch {
-	case m == 1:
-		return strings.Contains(line, want)
-	case j == 0:
-		return strings.HasSuffix(line, want)
-	case j == m-1:
-		return strings.HasPrefix(line, want)
-	}
-	return line == want
-}
-
-// lineKey is a line with its whitespace removed and its quotes made straight.
-func lineKey(line string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case unicode.IsSpace(r):
-			return -1
-		case strings.ContainsRune(singleQuotes, r):
-			return '\''
-		case strings.ContainsRune(doubleQuotes, r):
-			return '"'
-		}
-		return r
-	}, line)
-}

@@ -67,10 +67,11 @@ func TestClosest(t *testing.T) {
 		want window
 		ok   bool
 	}{
-		{"func b() {\n    return 2\n}", window{first: 6, count: 3, alike: 3}, true},
-		{"\n\nfunc b() {\n  return 3\n}\n\n", window{first: 6, count: 3, alike: 2}, true},
-		{"return  2", window{first: 7, count: 1, alike: 1}, true},
-		{"b() {\n\treturn 2", window{first: 6, count: 2, alike: 2}, true},
+		{"func b() {\n    return 2\n}", window{first: 6, count: 3, same: 3}, true},
+		{"\n\nfunc b() {\n  return 3\n}\n\n", window{first: 6, count: 3, same: 2, similar: 1}, true},
+		{"return  2", window{first: 7, count: 1, same: 1}, true},
+		{"b() {\n\treturn 2", window{first: 6, count: 2, same: 2}, true},
+		{"func c() {", window{first: 2, count: 1, similar: 1}, true},
 		{"nothing\nlike\nthis", window{}, false},
 		{"", window{}, false},
 	}
@@ -78,6 +79,25 @@ func TestClosest(t *testing.T) {
 		got, ok := closest(lines, significantLines(tt.old))
 		if ok != tt.ok || (ok && got != tt.want) {
 			t.Errorf("closest(%q) = %+v %v, want %+v %v", tt.old, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"kitten", "sitting", 5, 3},
+		{"kitten", "sitting", 2, 3},
+		{"", "abc", 5, 3},
+		{"same", "same", 0, 0},
+		{"return1", "return2", 1, 1},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
 		}
 	}
 }
