@@ -220,3 +220,26 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+func TestCRLFNotebookStaysCRLF(t *testing.T) {
+	env, path := setup(t, "jupyter.ipynb", false)
+	data := []byte(strings.ReplaceAll(mustRead(t, path), "\n", "\r\n"))
+	os.WriteFile(path, data, 0o644)
+	info, _ := os.Stat(path)
+	fileaccess.StateOf(env).RememberFull(path, data, info.ModTime())
+	if _, err := call(t, env, Input{NotebookPath: path, CellID: "intro", NewSource: "new\ntext", CellType: "code"}); err != nil {
+		t.Fatal(err)
+	}
+	after := mustRead(t, path)
+	if strings.Count(after, "\n") != strings.Count(after, "\r\n") {
+		t.Errorf("bare line feeds in a CRLF notebook:\n%q", after)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(after), &v); err != nil {
+		t.Errorf("not JSON after the edit: %v", err)
+	}
+	want := strings.ReplaceAll(mustRead(t, filepath.Join("testdata", "replace_markdown_with_code.ipynb.golden")), "\n", "\r\n")
+	if after != strings.Replace(want, `"pass"`, "\"new\\n\",\r\n    \"text\"", 1) {
+		t.Errorf("CRLF edit differs from the LF one:\n%s", after)
+	}
+}
