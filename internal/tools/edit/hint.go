@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -33,18 +34,18 @@ func notFound(path, content, old string, changed bool) error {
 	if hasReadPrefixes(old) {
 		b.WriteString("old_string starts each line with a line number and a tab, as Read shows lines; those are not part of the file. " +
 			"Remove them, keep the text after the tab exactly, and try again.")
-		return fmt.Errorf("%s", b.String())
+		return errors.New(b.String())
 	}
 	if len(content) > maxHintFileSize {
 		b.WriteString("The file is too large to look for similar lines in; find the text you mean with Grep, Read those lines, and copy old_string from them exactly.")
-		return fmt.Errorf("%s", b.String())
+		return errors.New(b.String())
 	}
 	lines := strings.Split(content, "\n")
 	want := significantLines(old)
 	w, ok := closest(lines, want)
 	if !ok {
 		b.WriteString("No lines of the file resemble it. Read the file again and copy old_string from its current content exactly, whitespace included.")
-		return fmt.Errorf("%s", b.String())
+		return errors.New(b.String())
 	}
 	switch {
 	case w.same == w.count && w.count == 1:
@@ -76,7 +77,7 @@ func notFound(path, content, old string, changed bool) error {
 		}
 	}
 	b.WriteString("If these are the lines you meant, copy old_string from them exactly, whitespace included, leaving out each line's number and the tab after it.")
-	return fmt.Errorf("%s", b.String())
+	return errors.New(b.String())
 }
 
 // tooMany is the error for an old_string that matches several places when
