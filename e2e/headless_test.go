@@ -18,6 +18,10 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
+// testTools limits a run to the test tools, so expectations about the tool
+// list hold whatever built-ins exist.
+const testTools = "Fail,Panic,Sleep,Touch"
+
 func text(s string) llmtest.Turn {
 	return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text(s)}}
 }
@@ -134,7 +138,7 @@ func TestToolFailuresAreReportedToTheModel(t *testing.T) {
 		),
 		text("handled"),
 	)
-	out := r.exec("-p", "break", "--output-format", "json")
+	out := r.exec("-p", "break", "--output-format", "json", "--tools", testTools)
 	if out.code != 0 {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}
@@ -265,7 +269,7 @@ func TestStreamJSONFieldByField(t *testing.T) {
 		calls(llmtest.Text("Sleeping."), llmtest.ToolUse("s1", "Sleep", `{"label":"a","ms":1}`), llmtest.ToolUse("s2", "Fail", `{"message":"no"}`)),
 		text("Done."),
 	)
-	out := r.exec("-p", "go", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5")
+	out := r.exec("-p", "go", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5", "--tools", testTools)
 	if out.code != 0 {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}

@@ -10,6 +10,9 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/edit"
+	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
+	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
 // SimpleEnv, set to 1, keeps only the simple tool set (SimpleTools).
@@ -18,9 +21,13 @@ const SimpleEnv = "MINI_CLAUDE_SIMPLE"
 // SimpleTools are the tools kept in simple mode.
 var SimpleTools = []string{"Bash", "Edit", "Read"}
 
-// builtins holds the built-in tools; each built-in tool package adds itself here
-// through this file's list, the one source of truth.
-var builtins []tool.Tool
+// builtins holds the built-in tools, sorted by package name; each built-in
+// tool package adds itself here, the one source of truth.
+var builtins = []tool.Tool{
+	edit.Tool,
+	notebookedit.Tool,
+	write.Tool,
+}
 
 // AllBase returns every built-in tool, sorted by name.
 func AllBase() []tool.Tool {

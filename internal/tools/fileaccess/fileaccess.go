@@ -96,8 +96,12 @@ func WritePermission(env *tool.Env, abs string) tool.PermissionResult {
 // WriteAtomic replaces path with data through a temporary file in the same
 // directory and a rename, so a crash leaves the old or the new content, never a
 // mix. An existing file keeps its mode; a new one gets perm. Parent directories
-// are created.
+// are created. A symlink is written through, so the link stays a link and its
+// target gets the new content; a dangling link is replaced by the file.
 func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	if info, err := os.Stat(path); err == nil {
 		perm = info.Mode().Perm()
 	}

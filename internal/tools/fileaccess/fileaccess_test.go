@@ -107,3 +107,65 @@ func TestStateAndChanged(t *testing.T) {
 		t.Error("new content was not noticed")
 	}
 }
+
+func TestWriteAtomicWritesThroughSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.txt")
+	link := filepath.Join(dir, "link.txt")
+	os.WriteFile(target, []byte("old"), 0o600)
+	os.Symlink(target, link)
+	if err := WriteAtomic(link, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a file (err %v)", err)
+	}
+	info, _ := os.Stat(target)
+	if data, _ := os.ReadFile(target); string(data) != "new" || info.Mode().Perm() != 0o600 {
+		t.Errorf("target has %q mode %v, want the new content and mode 0600", data, info.Mode().Perm())
+	}
+	dangling := filepath.Join(dir, "dangling.txt")
+	os.Symlink(filepath.Join(dir, "missing", "x.txt"), dangling)
+	if err := WriteAtomic(dangling, []byte("here"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Lstat(dangling); !info.Mode().IsRegular() {
+		t.Errorf("a dangling link was followed; want it replaced by a regular file")
+	}
+}
+
+func TestLineEnding(t *testing.T) {
+	tests := []struct {
+		content, want string
+	}{
+		{"", ""},
+		{"one line", ""},
+		{"a\nb\n", LF},
+		{"a\r\nb\r\n", CRLF},
+		{"a\r\nb\nc\r\n", CRLF},
+		{"a\r\nb\n", LF},
+		{"a\rb\r", ""},
+	}
+	for _, tt := range tests {
+		if got := LineEnding([]byte(tt.content)); got != tt.want {
+			t.Errorf("LineEnding(%q) = %q, want %q", tt.content, got, tt.want)
+		}
+	}
+}
+
+func TestConvertLineEndings(t *testing.T) {
+	tests := []struct {
+		text, eol, want string
+	}{
+		{"a\nb\r\nc", CRLF, "a\r\nb\r\nc"},
+		{"a\nb\r\nc", LF, "a\nb\nc"},
+		{"a\r\nb", "", "a\r\nb"},
+		{"no break", CRLF, "no break"},
+		{"lone\rcr\n", CRLF, "lone\rcr\r\n"},
+	}
+	for _, tt := range tests {
+		if got := ConvertLineEndings(tt.text, tt.eol); got != tt.want {
+			t.Errorf("ConvertLineEndings(%q, %q) = %q, want %q", tt.text, tt.eol, got, tt.want)
+		}
+	}
+}

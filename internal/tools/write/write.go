@@ -1,0 +1,131 @@
+// Package write is the Write tool: it creates a file or replaces one the model
+// has read whole, keeping the file's line endings and never clobbering content
+// the model has not seen.
+package write
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+)
+
+// Input is what the model sends; the schema is Claude Code's.
+type Input struct {
+	FilePath string `json:"file_path" jsonschema_description:"The absolute path to the file to write (must be absolute, not relative)"`
+	Content  string `json:"content" jsonschema_description:"The content to write to the file"`
+}
+
+const description = `Writes a file to the local filesystem, creating missing parent directories. An existing file is replaced.
+
+- Use it for new files and for complete rewrites. For a change to part of a file, use Edit: it sends only the change.
+- To replace an existing file you must have Read the whole file in this conversation, and it must not have changed on disk since; otherwise the call fails and asks you to Read it.
+- The file keeps its line endings: content written into a CRLF file gets CRLF line breaks.
+- file_path must be absolute.
+- Do not create documentation or README files unless the user asks for them.`
+
+// Tool is the Write tool.
+var Tool = tool.MustBuild(tool.Def[Input, string]{
+	Name:               "Write",
+	SearchHint:         "create or overwrite a file with new content",
+	Description:        description,
+	MaxResultSizeChars: 100_000,
+	IsReadOnly:         tool.Never[Input],
+	IsConcurrencySafe:  tool.Never[Input],
+	ValidateInput:      validate,
+	CheckPermissions:   checkPermissions,
+	Call:               write,
+})
+
+func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
+	return fileaccess.WritePermission(env, fileaccess.Resolve(env, in.FilePath))
+}
+
+func validate(_ context.Context, in Input, env *tool.Env) error {
+	_, _, err := existing(env, fileaccess.Resolve(env, in.FilePath))
+	return err
+}
+
+func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (string, error) {
+	abs := fileaccess.Resolve(env, in.FilePath)
+	old, exists, err := existing(env, abs)
+	if err != nil {
+		return "", err
+	}
+	data := in.Content
+	if exists {
+		data = fileaccess.ConvertLineEndings(data, fileaccess.LineEnding(old))
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if err := fileaccess.WriteAtomic(abs, []byte(data), 0o644); err != nil {
+		return "", fmt.Errorf("could not write %s: %w. Check that the path is right and its directory is writable", abs, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("wrote %s but cannot stat it: %w", abs, err)
+	}
+	fileaccess.StateOf(env).RememberFull(abs, []byte(data), info.ModTime())
+	if exists {
+		return fmt.Sprintf("The file %s has been updated successfully.", abs), nil
+	}
+	return "File created successfully at: " + abs, nil
+}
+
+// existing returns the current content of the file at abs when there is one,
+// after checking that the session may replace it: a regular UTF-8 file, read
+// whole in this session and unchanged on disk since.
+func existing(env *tool.Env, abs string) ([]byte, bool, error) {
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("cannot check %s: %w", abs, err)
+	case info.IsDir():
+		return nil, false, fmt.Errorf("%s is a directory. Give the path of a file, such as %s/<name>", abs, abs)
+	case !info.Mode().IsRegular():
+		return nil, false, fmt.Errorf("%s is not a regular file (it is a device, socket or pipe); Write only creates and replaces regular files", abs)
+	}
+	if err := checkSeen(env, abs); err != nil {
+		return nil, false, err
+	}
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot read %s to keep its line endings: %w", abs, err)
+	}
+	if !utf8.Valid(content) {
+		return nil, false, fmt.Errorf("%s is not UTF-8 text (it is binary or in another encoding), and writing over it would destroy that encoding. "+
+			"Convert or replace it with a Bash command if that is really intended", abs)
+	}
+	return content, true, nil
+}
+
+// checkSeen refuses to replace a file the session has not read whole, or that
+// changed on disk after it was read.
+func checkSeen(env *tool.Env, abs string) error {
+	rec, ok := fileaccess.StateOf(env).Lookup(abs)
+	if !ok {
+		return fmt.Errorf("%s already exists and has not been read in this conversation. "+
+			"Read the whole file first so no content is lost unseen, then Write it; to change only part of it, use Edit", abs)
+	}
+	if !rec.Full {
+		return fmt.Errorf("only part of %s has been read (with offset/limit). "+
+			"Read the whole file before replacing it, or use Edit to change the part you have seen", abs)
+	}
+	changed, err := fileaccess.Changed(abs, rec)
+	if err != nil {
+		return fmt.Errorf("cannot tell whether %s changed since it was read: %w", abs, err)
+	}
+	if changed {
+		return fmt.Errorf("%s has changed on disk since it was read (the user, a formatter or another program modified it). "+
+			"Read it again to see the current content, then Write", abs)
+	}
+	return nil
+}
