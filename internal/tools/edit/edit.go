@@ -45,12 +45,12 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	IsReadOnly:         tool.Never[Input],
 	IsConcurrencySafe:  tool.Never[Input],
 	ValidateInput:      validate,
-	CheckPermissions:   checkPermissions,
+	Accesses:           accesses,
 	Call:               edit,
 })
 
-func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
-	return fileaccess.WritePermission(env, fileaccess.Resolve(env, in.FilePath))
+func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
+	return fileaccess.WriteAccess(env, in.FilePath)
 }
 
 func validate(_ context.Context, in Input, env *tool.Env) error {

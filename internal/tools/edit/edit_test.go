@@ -245,22 +245,16 @@ func TestEditKeepsWhatTheSessionKnows(t *testing.T) {
 	}
 }
 
-func TestEditPermissions(t *testing.T) {
+func TestEditReportsItsTargetForPermissions(t *testing.T) {
 	env := newEnv(t)
-	tests := []struct {
-		mode, path string
-		want       tool.Behavior
-	}{
-		{"default", "inside.txt", tool.Passthrough},
-		{"acceptEdits", "inside.txt", tool.Allow},
-		{"acceptEdits", "/etc/hosts", tool.Ask},
-	}
-	for _, tt := range tests {
-		env.PermissionMode = tt.mode
-		raw, _ := json.Marshal(Input{FilePath: tt.path, OldString: "a", NewString: "b"})
+	for path, want := range map[string]string{
+		"inside.txt": filepath.Join(fileaccess.RealPath(env.Cwd), "inside.txt"),
+		"/etc/hosts": "/etc/hosts",
+	} {
+		raw, _ := json.Marshal(Input{FilePath: path, OldString: "a", NewString: "b"})
 		c, _ := Tool.Parse(raw)
-		if got := c.CheckPermissions(context.Background(), env); got.Behavior != tt.want {
-			t.Errorf("%s %s: %v, want %v", tt.mode, tt.path, got.Behavior, tt.want)
+		if access := c.Accesses(context.Background(), env); len(access.Writes) != 1 || access.Writes[0] != want {
+			t.Errorf("%s: access %+v, want one write of %s", path, access, want)
 		}
 		if c.IsReadOnly() || c.IsConcurrencySafe() {
 			t.Error("Edit must be neither read-only nor concurrency-safe")

@@ -68,31 +68,6 @@ func RealPath(abs string) string {
 	}
 }
 
-// ReadPermission is the file tools' verdict on reading abs: allowed inside the
-// allowed directories, asked for outside them.
-func ReadPermission(env *tool.Env, abs string) tool.PermissionResult {
-	if Inside(env, abs) {
-		return tool.PermissionResult{Behavior: tool.Allow}
-	}
-	return tool.PermissionResult{Behavior: tool.Ask, Subject: abs,
-		Message: "Reading " + abs + " needs approval: it is outside the allowed directories (" + strings.Join(AllowedDirs(env), ", ") + ")."}
-}
-
-// WritePermission is the file tools' verdict on changing abs: allowed inside the
-// allowed directories in acceptEdits mode, left to the rules and the mode
-// otherwise, and asked for outside the allowed directories in every mode but
-// bypassPermissions.
-func WritePermission(env *tool.Env, abs string) tool.PermissionResult {
-	switch {
-	case !Inside(env, abs):
-		return tool.PermissionResult{Behavior: tool.Ask, Subject: abs,
-			Message: "Writing " + abs + " needs approval: it is outside the allowed directories (" + strings.Join(AllowedDirs(env), ", ") + ")."}
-	case env.PermissionMode == "acceptEdits":
-		return tool.PermissionResult{Behavior: tool.Allow}
-	}
-	return tool.PermissionResult{Behavior: tool.Passthrough, Subject: abs}
-}
-
 // WriteAtomic replaces path with data through a temporary file in the same
 // directory and a rename, so a crash leaves the old or the new content, never a
 // mix. An existing file keeps its mode; a new one gets perm. Parent directories

@@ -46,19 +46,6 @@ func TestInsideFollowsSymlinksAndDotDot(t *testing.T) {
 	}
 }
 
-func TestWritePermission(t *testing.T) {
-	cwd := t.TempDir()
-	for mode, want := range map[string]tool.Behavior{"default": tool.Passthrough, "acceptEdits": tool.Allow, "plan": tool.Passthrough} {
-		env := &tool.Env{Cwd: cwd, PermissionMode: mode}
-		if got := WritePermission(env, filepath.Join(cwd, "a.txt")).Behavior; got != want {
-			t.Errorf("%s inside: %v, want %v", mode, got, want)
-		}
-		if got := WritePermission(env, "/etc/hosts").Behavior; got != tool.Ask {
-			t.Errorf("%s outside: %v, want ask", mode, got)
-		}
-	}
-}
-
 func TestWriteAtomicKeepsModeAndCreatesParents(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "run.sh")

@@ -43,12 +43,12 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	IsReadOnly:         tool.Never[Input],
 	IsConcurrencySafe:  tool.Never[Input],
 	ValidateInput:      validate,
-	CheckPermissions:   checkPermissions,
+	Accesses:           accesses,
 	Call:               editNotebook,
 })
 
-func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
-	return fileaccess.WritePermission(env, fileaccess.Resolve(env, in.NotebookPath))
+func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
+	return fileaccess.WriteAccess(env, in.NotebookPath)
 }
 
 func mode(in Input) string {

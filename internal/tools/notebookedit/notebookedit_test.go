@@ -191,12 +191,11 @@ func TestNotebookEditsFollowEachOther(t *testing.T) {
 
 func TestNotebookEditPermissionsAndSchema(t *testing.T) {
 	env, _ := setup(t, "jupyter.ipynb", true)
-	env.PermissionMode = "acceptEdits"
-	for path, want := range map[string]tool.Behavior{"nb.ipynb": tool.Allow, "/etc/nb.ipynb": tool.Ask} {
+	for path, want := range map[string]string{"nb.ipynb": filepath.Join(fileaccess.RealPath(env.Cwd), "nb.ipynb"), "/etc/nb.ipynb": "/etc/nb.ipynb"} {
 		raw, _ := json.Marshal(Input{NotebookPath: path, CellID: "calc", NewSource: "x"})
 		c, _ := Tool.Parse(raw)
-		if got := c.CheckPermissions(context.Background(), env).Behavior; got != want {
-			t.Errorf("%s: %v, want %v", path, got, want)
+		if access := c.Accesses(context.Background(), env); len(access.Writes) != 1 || access.Writes[0] != want {
+			t.Errorf("%s: access %+v, want one write of %s", path, access, want)
 		}
 		if c.IsReadOnly() || c.IsConcurrencySafe() {
 			t.Error("NotebookEdit must be neither read-only nor concurrency-safe")

@@ -213,23 +213,17 @@ func TestWriteRefusesDevices(t *testing.T) {
 	}
 }
 
-func TestWritePermissions(t *testing.T) {
+func TestWriteReportsItsTargetForPermissions(t *testing.T) {
 	env := newEnv(t)
-	tests := []struct {
-		mode, path string
-		want       tool.Behavior
-	}{
-		{"default", "inside.txt", tool.Passthrough},
-		{"acceptEdits", "inside.txt", tool.Allow},
-		{"default", "/etc/outside.txt", tool.Ask},
-		{"acceptEdits", "/etc/outside.txt", tool.Ask},
-	}
-	for _, tt := range tests {
-		env.PermissionMode = tt.mode
-		raw, _ := json.Marshal(Input{FilePath: tt.path, Content: "x"})
+	for path, want := range map[string]string{
+		"inside.txt":       filepath.Join(fileaccess.RealPath(env.Cwd), "inside.txt"),
+		"/etc/outside.txt": "/etc/outside.txt",
+	} {
+		raw, _ := json.Marshal(Input{FilePath: path, Content: "x"})
 		c, _ := Tool.Parse(raw)
-		if got := c.CheckPermissions(context.Background(), env); got.Behavior != tt.want {
-			t.Errorf("%s %s: %v, want %v", tt.mode, tt.path, got.Behavior, tt.want)
+		access := c.Accesses(context.Background(), env)
+		if len(access.Writes) != 1 || access.Writes[0] != want || len(access.Reads) != 0 {
+			t.Errorf("%s: access %+v, want one write of %s", path, access, want)
 		}
 		if c.IsReadOnly() || c.IsConcurrencySafe() {
 			t.Error("Write must be neither read-only nor concurrency-safe")
