@@ -19,8 +19,9 @@ import (
 type Analysis struct {
 	// Source is the command line as analysed.
 	Source string
-	// Commands lists every simple command the line can execute, in source
-	// order, including those inside substitutions, subshells, control flow,
+	// Commands lists every simple command the line can execute, in the
+	// order they start (a substitution before the command it fills in),
+	// including those inside substitutions, subshells, control flow,
 	// function bodies, wrappers (env, timeout, sudo, xargs, find -exec) and
 	// the strings given to bash -c, sh -c and eval.
 	Commands []Command
@@ -82,7 +83,8 @@ func (c Command) String() string { return strings.Join(c.Args, " ") }
 // Write is a file a command line writes.
 type Write struct {
 	// Path is the target as written after quote removal; a leading "~" is
-	// left for the consumer to expand. Dynamic paths are recorded as written.
+	// left for the consumer to expand. Dynamic paths are recorded as written;
+	// the path is empty when the line does not name it at all (xargs rm).
 	Path string
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool

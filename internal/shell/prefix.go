@@ -74,7 +74,7 @@ func init() {
 		eval exec xargs timeout nice nohup sudo doas time stdbuf ionice setsid watch kill
 		killall pkill pgrep ps top htop open xdg-open vim vi nano emacs code tar zip unzip
 		gzip gunzip bzip2 xz zstd ssh scp rsync patch set export unset alias read exit
-		return shift trap wait true : hostname`) {
+		return shift trap wait true : hostname command builtin read let declare local shopt`) {
 		noSubcommand[name] = true
 	}
 	for name, subs := range deeperSubcommands {
@@ -101,7 +101,7 @@ func CommandPrefix(args []string) string {
 		return ""
 	}
 	name := path.Base(args[0])
-	if noSubcommand[name] || strings.ContainsAny(args[0], "$`*?[") {
+	if noSubcommand[name] {
 		return args[0]
 	}
 	depth, known := subcommandDepth[name]

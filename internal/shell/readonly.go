@@ -47,7 +47,7 @@ func init() {
 		"cal": noFiles, "logname": noFiles, "ps": noFiles, "df": noFiles,
 		"env": noFiles, "command": noFiles, "nice": noFiles, "tr": noFiles,
 		"date": dateSpec, "hostname": hostnameSpec, "set": setSpec,
-		"cd": cdSpec, "pushd": cdSpec, "popd": popdSpec, "xargs": xargsAloneSpec,
+		"read": readSpec, "cd": cdSpec, "pushd": cdSpec, "popd": popdSpec, "xargs": xargsAloneSpec,
 		// Read the files they name.
 		"cat":       readsFiles(opts{}),
 		"head":      readsFiles(opts{short: "nc", long: []string{"--lines", "--bytes"}}),
@@ -80,7 +80,7 @@ func init() {
 		"cmp":       readsFiles(opts{short: "in", long: []string{"--ignore-initial", "--bytes"}}),
 		"ls":        readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style", "--color"}}),
 		"stat":      readsFiles(opts{short: "c", long: []string{"--format", "--printf"}}),
-		"file":      readsFiles(opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}}),
+		"file":      fileSpec,
 		"du":        readsUnlessFileList(opts{short: "dBtX", long: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--exclude-from", "--time-style"}}),
 		"realpath":  readsFiles(opts{long: []string{"--relative-to", "--relative-base"}}),
 		"readlink":  readsFiles(opts{}),
@@ -347,4 +347,28 @@ func sedSpec(a argv) effect {
 		}
 	}
 	return effect{readOnly: true, reads: files}
+}
+
+// readSpec: read assigns the variables it names, which must not be ones
+// that change what later commands run (read PATH).
+func readSpec(a argv) effect {
+	for _, v := range a.operands(opts{short: "adinNptu"}) {
+		if v.dynamic || !safeBareAssignment(v.text) {
+			return effect{}
+		}
+	}
+	for _, v := range a.values('a', "") {
+		if v.dynamic || !safeBareAssignment(v.text) {
+			return effect{}
+		}
+	}
+	return effect{readOnly: true}
+}
+
+// fileSpec: file -C compiles a magic file and writes the result.
+func fileSpec(a argv) effect {
+	if a.has("C", "--compile") {
+		return effect{}
+	}
+	return effect{readOnly: true, reads: a.operands(opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}})}
 }

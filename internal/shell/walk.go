@@ -2,6 +2,7 @@ package shell
 
 import (
 	"regexp"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -97,7 +98,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		w.call(c, sc)
+		w.call(c, sc, w.stdinOf(s.Redirs))
 	case *syntax.BinaryCmd:
 		w.stmt(c.X, sc)
 		w.stmt(c.Y, sc)
@@ -372,4 +373,47 @@ func appendWrapper(list []string, wrapper string) []string {
 	out := make([]string, 0, len(list)+1)
 	out = append(out, list...)
 	return append(out, wrapper)
+}
+
+// stdinOf returns the standard input the last input redirection of a
+// statement gives it.
+func (w *walker) stdinOf(redirs []*syntax.Redirect) stdinSource {
+	var in stdinSource
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			body := w.hdocBody(r)
+			in = stdinSource{code: &body}
+		case syntax.WordHdoc:
+			body := w.literal(r.Word)
+			in = stdinSource{code: &body}
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			in = stdinSource{file: true}
+		}
+	}
+	return in
+}
+
+// hdocBody is the text of a here-document: taken as is when its delimiter
+// is quoted, with $ \` \\ and newline escapes removed otherwise; any
+// expansion in an unquoted body makes it dynamic.
+func (w *walker) hdocBody(r *syntax.Redirect) word {
+	if r.Hdoc == nil {
+		return word{span: w.span(r)}
+	}
+	sp := w.span(r.Hdoc)
+	quoted := r.Word != nil && (len(r.Word.Parts) != 1 || strings.Contains(r.Word.Lit(), "\\") || r.Word.Lit() == "")
+	var sb strings.Builder
+	for _, part := range r.Hdoc.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			return word{text: w.text(sp), dynamic: true, mayBeOption: true, span: sp}
+		}
+		if quoted {
+			sb.WriteString(lit.Value)
+		} else {
+			sb.WriteString(unescapeHeredoc(lit.Value))
+		}
+	}
+	return word{text: sb.String(), span: sp}
 }

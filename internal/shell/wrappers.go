@@ -72,7 +72,7 @@ func (o optionSpec) scan(args []word, from int) int {
 		}
 		i++
 	}
-	return i
+	return min(i, len(args))
 }
 
 func containsString(list []string, s string) bool {
@@ -181,7 +181,7 @@ func unwrapNice(args []word) unwrapped {
 		}
 		i++
 	}
-	return unwrapped{inner: i}
+	return unwrapped{inner: min(i, len(args))}
 }
 
 func unwrapSudo(args []word) unwrapped {
