@@ -26,8 +26,8 @@ type Analysis struct {
 	// the strings given to bash -c, sh -c and eval.
 	Commands []Command
 	// ReadOnly is true when every command only reads, searches or lists,
-	// no redirection writes to a file, and nothing is dynamic enough to hide
-	// a write. Such a command may run without a prompt and in parallel.
+	// nothing is written and there is no hazard. Such a line may run without
+	// a prompt and in parallel with other read-only calls.
 	ReadOnly bool
 	// Writes lists the files the line writes: redirection targets (other
 	// than /dev/null and fd duplications) and the targets of commands known
@@ -36,12 +36,30 @@ type Analysis struct {
 	// Reads lists the files the line reads through input redirections
 	// (cat < .env) and the file operands of read-only commands (cat .env).
 	Reads []Read
-	// Cds lists the targets of cd, pushd and popd in source order, as
-	// written ("~" for a bare cd, "-" for cd -).
+	// Cds lists the targets of cd and pushd in source order, after quote
+	// removal ("~" for a bare cd, "-" for cd -); a target that depends on
+	// expansion is recorded as written and sets CwdUnknown.
 	Cds []string
+	// CwdUnknown is set when some command moves to a directory that cannot
+	// be known statically (cd "$dir", popd): relative paths after it cannot
+	// be resolved.
+	CwdUnknown bool
 	// Dynamic is true when some command name, or some code run through
 	// eval/bash -c, cannot be known without running the line.
 	Dynamic bool
+	// Hazards are the parts of the line that are no command but keep it
+	// from being read-only: a PATH=… assignment, arithmetic on a variable.
+	Hazards []Hazard
+}
+
+// Hazard is a part of a command line, other than a command, that can change
+// what later commands run or run code itself.
+type Hazard struct {
+	// Reason says what it can do, for a permission prompt.
+	Reason string
+	// Source is its text as written; Span locates it in Analysis.Source.
+	Source string
+	Span   Span
 }
 
 // Command is one simple command as it would be executed.

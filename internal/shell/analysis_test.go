@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -157,6 +156,7 @@ var analysisCases = []analysisCase{
 	{cmd: `git branch new-feature`, commands: []string{"git branch new-feature"}, prefixes: []string{"git branch"}},
 	{cmd: `git diff --output=patch.diff`, commands: []string{"git diff --output=patch.diff"}, prefixes: []string{"git diff"}, writes: []string{"patch.diff"}},
 	{cmd: `git show HEAD:.env`, commands: []string{"git show HEAD:.env"}, prefixes: []string{"git show"}, reads: []string{".env"}, ro: true},
+	{cmd: `git -C ../other show HEAD:.env`, commands: []string{"git -C ../other show HEAD:.env"}, prefixes: []string{"git show"}, reads: []string{"../other/.env"}, ro: true},
 	{cmd: `git config user.name`, commands: []string{"git config user.name"}, prefixes: []string{"git config"}, ro: true},
 	{cmd: `git config user.name bob`, commands: []string{"git config user.name bob"}, prefixes: []string{"git config"}},
 	{cmd: `sed -i 's/a/b/' file.txt`, commands: []string{"sed -i s/a/b/ file.txt"}, prefixes: []string{"sed"}, writes: []string{"file.txt"}},
@@ -203,6 +203,8 @@ var analysisCases = []analysisCase{
 	{cmd: `git log "$branch"`, commands: []string{`git log "$branch"`}, prefixes: []string{"git log"}},
 	{cmd: `git log "origin/$branch"`, commands: []string{`git log "origin/$branch"`}, prefixes: []string{"git log"}, ro: true},
 	{cmd: `find ./*/ -name x`, commands: []string{"find ./*/ -name x"}, prefixes: []string{"find"}, reads: []string{"./*/"}, ro: true},
+	{cmd: `cd "$(git rev-parse --show-toplevel)" && cat go.mod`, commands: []string{"git rev-parse --show-toplevel", `cd "$(git rev-parse --show-toplevel)"`, "cat go.mod"}, prefixes: []string{"git rev-parse", "cd", "cat"}, reads: []string{"go.mod"}, cds: []string{`"$(git rev-parse --show-toplevel)"`}, ro: true},
+	{cmd: `pushd src && popd`, commands: []string{"pushd src", "popd"}, prefixes: []string{"pushd", "popd"}, cds: []string{"src"}, ro: true},
 	{cmd: `cat $f`, commands: []string{"cat $f"}, prefixes: []string{"cat"}, reads: []string{"$f"}, ro: true},
 }
 
@@ -237,6 +239,10 @@ func TestAnalyze(t *testing.T) {
 			if tc.cds != nil {
 				check(t, "cds", a.Cds, tc.cds)
 			}
+			wantUnknown := strings.Contains(tc.cmd, "popd") || slices.ContainsFunc(tc.cds, func(d string) bool { return strings.ContainsAny(d, "$`") })
+			if a.CwdUnknown != wantUnknown {
+				t.Errorf("CwdUnknown = %v, want %v", a.CwdUnknown, wantUnknown)
+			}
 			if a.ReadOnly != tc.ro {
 				t.Errorf("ReadOnly = %v, want %v", a.ReadOnly, tc.ro)
 			}
@@ -254,18 +260,42 @@ func check(t *testing.T, what string, got, want []string) {
 	}
 }
 
-func TestAnalyzeSyntaxError(t *testing.T) {
-	for _, cmd := range []string{`echo "unterminated`, `if true; then ls`, `ls |`, `cat <<EOF`, `echo $(`, `)`} {
-		t.Run(cmd, func(t *testing.T) {
-			a, err := Analyze(cmd)
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("Analyze(%q) = %v, %v; want a *SyntaxError", cmd, a, err)
-			}
-			if se.Line < 1 || se.Col < 1 || !strings.Contains(se.Error(), "was not run") {
-				t.Errorf("error %q lacks a position or the note that nothing ran", se.Error())
-			}
-		})
+// TestAnalyzeAcceptsBash checks that command lines agents commonly write
+// parse: a valid line refused as a syntax error would never run.
+func TestAnalyzeAcceptsBash(t *testing.T) {
+	for _, cmd := range []string{
+		"git commit -m \"$(cat <<'EOF'\nFix the parser\n\nDetails here.\nEOF\n)\"",
+		`git log --format='%H %s' -n 5 | head`,
+		`find . -name "*.go" -print0 | xargs -0 wc -l`,
+		`for i in {1..5}; do echo "$i"; done`,
+		`echo "${arr[@]}" ${#arr[@]} ${x//a/b} ${x,,} ${x^^} ${!prefix*} ${x:-default} ${x@Q}`,
+		`[[ $x =~ ^[0-9]+$ ]] && echo num`,
+		`python3 -c 'print("hi")'`,
+		`awk -F: '{print $1}' /etc/passwd`,
+		`declare -A m=([a]=1 [b]=2); echo "${m[a]}"`,
+		`cat file | while IFS= read -r line; do echo "$line"; done`,
+		`ls 2>/dev/null || true`,
+		`{ ls; pwd; } 2>&1 | tee log`,
+		`((i++)); let 'j = i * 2'`,
+		`time (sleep 1)`,
+		`function f { ls; }; f`,
+		`select x in a b; do break; done`,
+		`shopt -s globstar extglob; ls **/*.go; echo @(a|b)`,
+		`make 2>&1 |& tee build.log`,
+		`echo $'tab\there' $"localized"`,
+		`cd "$(git rev-parse --show-toplevel)" && go test ./...`,
+		`docker run --rm -v "$PWD":/src -w /src golang:1.26 go build ./...`,
+		`npm test -- --coverage > coverage.txt 2>&1 &`,
+		`echo done # a comment`,
+		`case "$1" in start|stop) echo ok;; *) echo usage; exit 1;; esac`,
+		`arr=(one two); arr+=(three); echo ${arr[1]}`,
+		`exec 3>&1 4>&2; ls >&3`,
+		`diff <(sort a) <(sort b)`,
+		`coproc cat; echo hi >&"${COPROC[1]}"`,
+	} {
+		if _, err := Analyze(cmd); err != nil {
+			t.Errorf("Analyze(%q): %v", cmd, err)
+		}
 	}
 }
 
@@ -305,6 +335,40 @@ func TestCommandPrefix(t *testing.T) {
 		}
 		if got := CommandPrefix(args); got != tc.want {
 			t.Errorf("CommandPrefix(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestHazards(t *testing.T) {
+	for _, tc := range []struct {
+		cmd     string
+		hazards []string
+	}{
+		{`PATH=/tmp/evil:$PATH; ls`, []string{"PATH=/tmp/evil:$PATH"}},
+		{`export LD_PRELOAD=./x.so; ls`, []string{"LD_PRELOAD=./x.so"}},
+		{`declare "$spec"; ls`, []string{`"$spec"`}},
+		{`echo $((x + 1))`, []string{"x + 1"}},
+		{`for ((i = 0; i < 3; i++)); do echo hi; done`, []string{"i = 0", "i < 3", "i++"}},
+		{`[[ $n -gt 2 ]] && ls`, []string{"$n -gt 2"}},
+		{`env FOO=1 bash -c 'ls'`, []string{"'ls'"}},
+		{`dir=src; echo $((1 + 2)) "$dir"`, nil},
+	} {
+		a, err := Analyze(tc.cmd)
+		if err != nil {
+			t.Fatalf("Analyze(%q): %v", tc.cmd, err)
+		}
+		var got []string
+		for _, h := range a.Hazards {
+			got = append(got, h.Source)
+			if h.Reason == "" || a.Source[h.Span.Start:h.Span.End] == "" {
+				t.Errorf("%q: hazard %+v lacks a reason or a span", tc.cmd, h)
+			}
+		}
+		if !slices.Equal(got, tc.hazards) {
+			t.Errorf("%q: hazards %q, want %q", tc.cmd, got, tc.hazards)
+		}
+		if a.ReadOnly != (len(tc.hazards) == 0) {
+			t.Errorf("%q: ReadOnly = %v with hazards %q", tc.cmd, a.ReadOnly, got)
 		}
 	}
 }

@@ -17,7 +17,10 @@ type effect struct {
 	// writes are the files the command creates, changes or removes.
 	writes []word
 	// cd is the directory a cd or pushd moves to.
-	cd *string
+	cd *word
+	// cwdUnknown is set when the command moves to a directory the line
+	// does not name (popd, pushd +1).
+	cwdUnknown bool
 }
 
 // classify judges a command whose name is static.
@@ -156,18 +159,18 @@ func setSpec(a argv) effect {
 
 func cdSpec(a argv) effect {
 	ops := a.operands(opts{})
-	target := "~"
+	target := word{text: "~"}
 	if len(ops) > 0 {
-		target = ops[0].text
+		target = ops[0]
 	}
-	if path.Base(a[0].text) == "pushd" && (len(ops) == 0 || strings.HasPrefix(target, "+") || strings.HasPrefix(target, "-")) {
-		return effect{} // swaps or rotates the directory stack: target unknown
+	if path.Base(a[0].text) == "pushd" && (len(ops) == 0 || strings.HasPrefix(target.text, "+") || strings.HasPrefix(target.text, "-")) {
+		return effect{readOnly: true, cwdUnknown: true} // swaps or rotates the directory stack
 	}
-	return effect{readOnly: true, cd: &target}
+	return effect{readOnly: true, anyArgs: true, cd: &target}
 }
 
-// popdSpec: popd returns to a directory the line cannot know.
-func popdSpec(argv) effect { return effect{} }
+// popdSpec: popd returns to a directory the line does not name.
+func popdSpec(argv) effect { return effect{readOnly: true, cwdUnknown: true} }
 
 // xargsAloneSpec: xargs without a command runs echo; -a reads a file.
 func xargsAloneSpec(a argv) effect {

@@ -61,9 +61,9 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, stdin stdinSource) {
 		w.substs(a, sc)
 	}
 	if len(c.Args) == 0 {
-		for _, as := range inv.assigns {
-			if !safeBareAssignment(as.name) {
-				w.st.notReadOnly = true
+		for _, a := range c.Assigns {
+			if a.Name != nil && !safeBareAssignment(a.Name.Value) {
+				w.hazard(hazardAssignment, a)
 			}
 		}
 		return
@@ -92,7 +92,7 @@ func (w *walker) invoke(inv invocation, sc scope) {
 			if u.runsNothing {
 				return
 			}
-			if u.inner < 0 || u.inner >= len(inv.args) {
+			if u.inner <= 0 || u.inner >= len(inv.args) {
 				w.emit(inv, u.dynamic)
 				return
 			}
@@ -168,7 +168,10 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 			w.addWrite(word{dynamic: true, span: inv.span}, cmd.Prefix)
 		}
 		if eff.cd != nil {
-			w.st.res.Cds = append(w.st.res.Cds, *eff.cd)
+			w.st.res.Cds = append(w.st.res.Cds, eff.cd.text)
+		}
+		if eff.cwdUnknown || (eff.cd != nil && eff.cd.dynamic) {
+			w.st.res.CwdUnknown = true
 		}
 	}
 	w.st.res.Commands = append(w.st.res.Commands, cmd)
@@ -267,7 +270,7 @@ func (w *walker) code(code word, wrapper string, inv invocation, sc scope) bool 
 	if len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs {
 		// The environment or directory the string runs in differs from the
 		// line's own: its commands can't be judged read-only on their own.
-		w.st.notReadOnly = true
+		w.hazardAt(hazardEnvironment, code.span)
 	}
 	w.nested(code.text, code.span).stmts(file.Stmts, inner)
 	return true

@@ -15,10 +15,6 @@ const maxNesting = 8
 // walking strings nested in bash -c or eval.
 type state struct {
 	res Analysis
-	// notReadOnly is set by constructs that are no command of their own but
-	// can still change state or run code: a bare PATH=… assignment, an
-	// arithmetic expression that evaluates a variable's contents.
-	notReadOnly bool
 }
 
 // walker walks one parsed source: the command line itself or a string
@@ -45,7 +41,7 @@ func newWalker(src string) *walker {
 
 func (w *walker) finish() *Analysis {
 	res := &w.st.res
-	res.ReadOnly = !w.st.notReadOnly && len(res.Writes) == 0
+	res.ReadOnly = len(res.Hazards) == 0 && len(res.Writes) == 0
 	for _, c := range res.Commands {
 		if c.Dynamic {
 			res.Dynamic = true
@@ -247,11 +243,12 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 // arith walks an arithmetic expression. Bash evaluates the contents of a
 // variable named in arithmetic as an expression in turn, and an array
 // subscript in those contents can run a command (x='a[$(cmd)]'; $((x))),
-// so any variable there makes the line not read-only.
+// so a variable there is a hazard.
 func (w *walker) arith(x syntax.ArithmExpr, sc scope) {
 	if x == nil {
 		return
 	}
+	flagged := false
 	syntax.Walk(x, func(node syntax.Node) bool {
 		switch n := node.(type) {
 		case *syntax.CmdSubst:
@@ -261,16 +258,32 @@ func (w *walker) arith(x syntax.ArithmExpr, sc scope) {
 			w.stmts(n.Stmts, sc)
 			return false
 		case *syntax.ParamExp:
-			if !isSpecialParam(n) {
-				w.st.notReadOnly = true
+			if !flagged && !isSpecialParam(n) {
+				flagged = true
+				w.hazard(hazardArithmetic, x)
 			}
 		case *syntax.Lit:
-			if isName(n.Value) {
-				w.st.notReadOnly = true
+			if !flagged && isName(n.Value) {
+				flagged = true
+				w.hazard(hazardArithmetic, x)
 			}
 		}
 		return true
 	})
+}
+
+// Reasons for hazards.
+const (
+	hazardArithmetic  = "arithmetic evaluates the contents of a variable as code, which can run commands"
+	hazardAssignment  = "sets a variable that changes what later commands run or read"
+	hazardEnvironment = "runs shell code in a changed environment or directory"
+	hazardDeclaration = "declares a variable whose name or value is only known at run time"
+)
+
+func (w *walker) hazard(reason string, n syntax.Node) { w.hazardAt(reason, w.span(n)) }
+
+func (w *walker) hazardAt(reason string, sp Span) {
+	w.st.res.Hazards = append(w.st.res.Hazards, Hazard{Reason: reason, Source: w.text(sp), Span: w.report(sp)})
 }
 
 // isSpecialParam reports whether p is $#, $?, $$, $! or a positional
@@ -311,7 +324,7 @@ func (w *walker) test(x syntax.TestExpr, sc scope) {
 	switch t := x.(type) {
 	case *syntax.BinaryTest:
 		if arithTestOps[t.Op] && (hasParam(t.X) || hasParam(t.Y)) {
-			w.st.notReadOnly = true
+			w.hazard(hazardArithmetic, t)
 		}
 		w.test(t.X, sc)
 		w.test(t.Y, sc)
@@ -347,11 +360,11 @@ func (w *walker) decl(d *syntax.DeclClause, sc scope) {
 	for _, a := range d.Args {
 		w.assignSubsts(a, sc)
 		if a.Name != nil && !safeBareAssignment(a.Name.Value) {
-			w.st.notReadOnly = true
+			w.hazard(hazardAssignment, a)
 		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if v := w.literal(a.Value); v.dynamic {
-				w.st.notReadOnly = true
+				w.hazard(hazardDeclaration, a)
 			}
 		}
 	}
