@@ -9,6 +9,7 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -78,7 +79,7 @@ type Command struct {
 	Wrappers []string
 	// Prefix is the command name plus its subcommand words, skipping flags,
 	// as a Claude Code prefix rule ("Bash(git commit:*)") matches it: see
-	// CommandPrefix.
+	// CommandPrefix. The name stays as written (/bin/rm); see Program.
 	Prefix string
 	// ReadOnly is true when this command, with these options, only reads,
 	// searches or lists, and nothing in its environment changes that.
@@ -98,6 +99,15 @@ type Command struct {
 // String renders the command's words joined by spaces, as a rule matches it.
 func (c Command) String() string { return strings.Join(c.Args, " ") }
 
+// Program is the base name of the program run (rm for /bin/rm), the name a
+// deny rule on the command must also be matched against.
+func (c Command) Program() string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return path.Base(c.Args[0])
+}
+
 // Write is a file a command line writes.
 type Write struct {
 	// Path is the target as written after quote removal; a leading "~" is
@@ -109,7 +119,7 @@ type Write struct {
 	// Op is the redirection operator (">", ">>", "&>", "&>>", ">|", "<>") or
 	// the command prefix that writes ("tee", "cp", "sed -i", "rm").
 	Op string
-	// Span locates the redirection or the operand in Analysis.Source.
+	// Span locates the path as written (redirection target or operand).
 	Span Span
 }
 
@@ -119,9 +129,12 @@ type Read struct {
 	Path string
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool
+	// Recursive is true when the command reads the whole tree under the
+	// path (grep -r, rg, find, du, ls -R), not just the path itself.
+	Recursive bool
 	// Op is "<" for an input redirection, or the reading command's prefix.
 	Op string
-	// Span locates the redirection or the operand in Analysis.Source.
+	// Span locates the path as written (redirection target or operand).
 	Span Span
 }
 

@@ -174,6 +174,9 @@ var analysisCases = []analysisCase{
 	{cmd: `[[ -f go.mod ]] && echo yes`, commands: []string{"echo yes"}, prefixes: []string{"echo"}, ro: true},
 	{cmd: `[[ $n -eq 1 ]]`},
 	{cmd: `let x=y+1`},
+	{cmd: `sort --out=sorted.txt data.txt`, commands: []string{"sort --out=sorted.txt data.txt"}, prefixes: []string{"sort"}, writes: []string{"sorted.txt"}},
+	{cmd: `git diff --outp p.diff`, commands: []string{"git diff --outp p.diff"}, prefixes: []string{"git diff"}, writes: []string{"p.diff"}},
+	{cmd: `/bin/rm -f x`, commands: []string{"/bin/rm -f x"}, prefixes: []string{"/bin/rm"}, writes: []string{"x"}},
 	{cmd: `uniq a b`, commands: []string{"uniq a b"}, prefixes: []string{"uniq"}, writes: []string{"b"}},
 
 	// Commands that write files name their targets.
@@ -370,5 +373,48 @@ func TestHazards(t *testing.T) {
 		if a.ReadOnly != (len(tc.hazards) == 0) {
 			t.Errorf("%q: ReadOnly = %v with hazards %q", tc.cmd, a.ReadOnly, got)
 		}
+	}
+}
+
+func TestReadsRecursive(t *testing.T) {
+	for _, tc := range []struct {
+		cmd       string
+		recursive []bool
+	}{
+		{`cat .env`, []bool{false}},
+		{`cat < .env`, []bool{false}},
+		{`grep -r KEY ~`, []bool{true}},
+		{`grep KEY config.yml`, []bool{false}},
+		{`rg KEY`, []bool{true}},
+		{`find src -name '*.go'`, []bool{true}},
+		{`ls -R docs`, []bool{true}},
+		{`ls docs`, []bool{false}},
+		{`git grep KEY`, []bool{true}},
+	} {
+		a, err := Analyze(tc.cmd)
+		if err != nil {
+			t.Fatalf("Analyze(%q): %v", tc.cmd, err)
+		}
+		var got []bool
+		for _, r := range a.Reads {
+			got = append(got, r.Recursive)
+		}
+		if !slices.Equal(got, tc.recursive) {
+			t.Errorf("%q: recursive reads %v, want %v", tc.cmd, got, tc.recursive)
+		}
+	}
+}
+
+func TestCommandProgram(t *testing.T) {
+	a, err := Analyze(`/bin/rm -f x; sudo /usr/bin/env LANG=C ./tool`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range a.Commands {
+		got = append(got, c.Program())
+	}
+	if want := []string{"rm", "tool"}; !slices.Equal(got, want) {
+		t.Errorf("programs %q, want %q", got, want)
 	}
 }

@@ -108,10 +108,11 @@ func gitInspect(a argv) effect {
 			}
 		}
 	}
-	if a[0].text == "grep" && !afterDashes {
+	isGrep := a[0].text == "grep"
+	if isGrep && !afterDashes {
 		reads = append(reads, word{text: "."})
 	}
-	return effect{readOnly: true, reads: reads}
+	return effect{readOnly: true, reads: reads, recursive: isGrep}
 }
 
 // gitBranch is read-only when it lists: no option that creates, deletes,

@@ -14,6 +14,9 @@ type effect struct {
 	anyArgs bool
 	// reads are the files a read-only command reads or lists.
 	reads []word
+	// recursive is set when the command reads whole directory trees under
+	// the directories it names (grep -r, rg, find).
+	recursive bool
 	// writes are the files the command creates, changes or removes.
 	writes []word
 	// cd is the directory a cd or pushd moves to.
@@ -81,10 +84,10 @@ func init() {
 		"cksum":     readsFiles(opts{short: "al", long: []string{"--algorithm", "--length"}}),
 		"diff":      readsFiles(opts{short: "CDFILSUXx", long: []string{"--label", "--from-file", "--to-file", "--exclude", "--exclude-from", "--ignore-matching-lines", "--starting-file", "--show-function-line", "--tabsize", "--horizon-lines", "--line-format", "--unchanged-line-format", "--old-line-format", "--new-line-format", "--color", "--palette"}}),
 		"cmp":       readsFiles(opts{short: "in", long: []string{"--ignore-initial", "--bytes"}}),
-		"ls":        readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style", "--color"}}),
+		"ls":        lsSpec,
 		"stat":      readsFiles(opts{short: "c", long: []string{"--format", "--printf"}}),
 		"file":      fileSpec,
-		"du":        readsUnlessFileList(opts{short: "dBtX", long: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--exclude-from", "--time-style"}}),
+		"du":        recursively(readsUnlessFileList(opts{short: "dBtX", long: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--exclude-from", "--time-style"}})),
 		"realpath":  readsFiles(opts{long: []string{"--relative-to", "--relative-base"}}),
 		"readlink":  readsFiles(opts{}),
 		"base64":    base64Spec,
@@ -197,7 +200,7 @@ func treeSpec(a argv) effect {
 	if a.has("o") {
 		return effect{writes: a.values('o', "")}
 	}
-	return effect{readOnly: true, reads: a.operands(opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}})}
+	return effect{readOnly: true, reads: a.operands(opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}}), recursive: true}
 }
 
 // grepSpec: the first operand is the pattern unless -e or -f gives it; a
@@ -208,10 +211,11 @@ func grepSpec(a argv) effect {
 		ops = ops[1:]
 	}
 	reads := append(ops, a.values('f', "--file")...)
-	if len(ops) == 0 && a.has("rR", "--recursive", "--dereference-recursive") {
+	recursive := a.has("rR", "--recursive", "--dereference-recursive")
+	if len(ops) == 0 && recursive {
 		reads = append(reads, word{text: "."})
 	}
-	return effect{readOnly: true, reads: reads}
+	return effect{readOnly: true, reads: reads, recursive: recursive}
 }
 
 // rgSpec: --pre and --hostname-bin run programs; -z runs decompressors.
@@ -227,7 +231,7 @@ func rgSpec(a argv) effect {
 	if len(ops) == 0 {
 		reads = append(reads, word{text: "."})
 	}
-	return effect{readOnly: true, reads: reads}
+	return effect{readOnly: true, reads: reads, recursive: true}
 }
 
 // findSpec judges find's own expression; the commands its -exec actions
@@ -248,7 +252,7 @@ func findSpec(a argv) effect {
 	if a.contains("-files0-from") {
 		return effect{}
 	}
-	return effect{readOnly: true, reads: findStarts(a)}
+	return effect{readOnly: true, reads: findStarts(a), recursive: true}
 }
 
 // findStarts returns find's starting points (default ".").
@@ -374,4 +378,19 @@ func fileSpec(a argv) effect {
 		return effect{}
 	}
 	return effect{readOnly: true, reads: a.operands(opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}})}
+}
+
+func lsSpec(a argv) effect {
+	eff := readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style", "--color"}})(a)
+	eff.recursive = a.has("R", "--recursive")
+	return eff
+}
+
+// recursively marks the reads of a spec as whole directory trees.
+func recursively(spec func(argv) effect) func(argv) effect {
+	return func(a argv) effect {
+		eff := spec(a)
+		eff.recursive = eff.readOnly
+		return eff
+	}
 }

@@ -157,7 +157,7 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 			!(optionSensitive[path.Base(cmd.Args[0])] && anyMayBeOption(inv.args[1:]))
 		if cmd.ReadOnly {
 			for _, r := range eff.reads {
-				w.addRead(locate(r, inv.span), cmd.Prefix)
+				w.addRead(locate(r, inv.span), cmd.Prefix, eff.recursive)
 			}
 		}
 		for _, t := range eff.writes {

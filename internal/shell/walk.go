@@ -181,10 +181,10 @@ func (w *walker) redirect(r *syntax.Redirect, sc scope) {
 			w.addWrite(target, op)
 		}
 	case syntax.RdrInOut:
-		w.addRead(target, op)
+		w.addRead(target, op, false)
 		w.addWrite(target, op)
 	case syntax.RdrIn:
-		w.addRead(target, op)
+		w.addRead(target, op, false)
 	}
 }
 
@@ -206,8 +206,8 @@ func (w *walker) addWrite(target word, op string) {
 	w.st.res.Writes = append(w.st.res.Writes, Write{Path: target.text, Dynamic: target.dynamic, Op: op, Span: w.report(target.span)})
 }
 
-func (w *walker) addRead(target word, op string) {
-	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Op: op, Span: w.report(target.span)})
+func (w *walker) addRead(target word, op string, recursive bool) {
+	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Recursive: recursive, Op: op, Span: w.report(target.span)})
 }
 
 // substs walks the command substitutions, process substitutions and
