@@ -50,6 +50,8 @@ func init() {
 		"id": noFiles, "groups": noFiles, "uname": noFiles, "nproc": noFiles,
 		"arch": noFiles, "tty": noFiles, "locale": noFiles, "getconf": noFiles,
 		"uptime": noFiles, "free": noFiles, "sleep": noFiles, "printenv": noFiles,
+		"exit": noFiles, "return": noFiles, "break": noFiles, "continue": noFiles,
+		"shift": noFiles, "wait": noFiles, "jobs": noFiles,
 		"cal": noFiles, "logname": noFiles, "ps": noFiles, "df": noFiles,
 		"env": noFiles, "command": noFiles, "nice": noFiles, "tr": noFiles,
 		"date": dateSpec, "hostname": hostnameSpec, "set": setSpec,

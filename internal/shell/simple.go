@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -123,7 +124,7 @@ func (w *walker) applyWrapper(inv *invocation, u unwrapped) {
 		texts = append(texts, a.text)
 	}
 	inv.wrappers = appendWrapper(inv.wrappers, strings.Join(texts, " "))
-	inv.assigns = append(inv.assigns, u.assigns...)
+	inv.assigns = append(slices.Clip(inv.assigns), u.assigns...)
 	inv.elevated = inv.elevated || u.elevated
 	inv.stdinArgs = inv.stdinArgs || u.stdinArgs
 	inv.movedCwd = inv.movedCwd || u.movedCwd

@@ -196,8 +196,16 @@ func isFdDup(target word) bool {
 	return !target.dynamic && fdDup.MatchString(target.text)
 }
 
-// harmlessSinks are redirection targets that are no file.
-var harmlessSinks = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
+// harmlessSinks are write targets that are no file.
+var harmlessSinks = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/fd/1": true, "/dev/fd/2": true,
+}
+
+// harmlessSources are read sources that are no file and reveal nothing.
+var harmlessSources = map[string]bool{
+	"/dev/null": true, "/dev/zero": true, "/dev/random": true, "/dev/urandom": true,
+	"/dev/stdin": true, "/dev/fd/0": true, "-": true,
+}
 
 func (w *walker) addWrite(target word, op string) {
 	if !target.dynamic && harmlessSinks[target.text] {
@@ -207,6 +215,9 @@ func (w *walker) addWrite(target word, op string) {
 }
 
 func (w *walker) addRead(target word, op string, recursive bool) {
+	if !target.dynamic && harmlessSources[target.text] {
+		return
+	}
 	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Recursive: recursive, Op: op, Span: w.report(target.span)})
 }
 
@@ -228,16 +239,36 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 			w.arith(x.X, sc)
 			return false
 		case *syntax.ParamExp:
-			if x.Index != nil {
-				w.arith(x.Index, sc)
-			}
-			if x.Slice != nil {
-				w.arith(x.Slice.Offset, sc)
-				w.arith(x.Slice.Length, sc)
-			}
+			w.paramExp(x, sc)
+			return false
 		}
 		return true
 	})
+}
+
+// paramExp walks a parameter expansion: its index and slice are
+// arithmetic; its default, replacement and nested words may substitute.
+func (w *walker) paramExp(p *syntax.ParamExp, sc scope) {
+	w.arith(p.Index, sc)
+	if p.Slice != nil {
+		w.arith(p.Slice.Offset, sc)
+		w.arith(p.Slice.Length, sc)
+	}
+	var words []*syntax.Word
+	if p.Exp != nil {
+		words = append(words, p.Exp.Word)
+	}
+	if p.Repl != nil {
+		words = append(words, p.Repl.Orig, p.Repl.With)
+	}
+	for _, wd := range words {
+		if wd != nil {
+			w.substs(wd, sc)
+		}
+	}
+	if p.NestedParam != nil {
+		w.substs(p.NestedParam, sc)
+	}
 }
 
 // arith walks an arithmetic expression. Bash evaluates the contents of a

@@ -100,7 +100,12 @@ var wrappers = map[string]func(args []word) unwrapped{
 	"exec":    unwrapExec,
 	"time":    unwrapTime,
 	"xargs":   unwrapXargs,
-	"watch":   simpleWrapper(optionSpec{withValue: "nqd", longValue: []string{"--interval", "--differences", "--equexit"}}),
+	"watch":   simpleWrapper(optionSpec{withValue: "nq", longValue: []string{"--interval", "--equexit"}}),
+	// macOS and moreutils/expect helpers that run their operand unchanged.
+	"caffeinate": simpleWrapper(optionSpec{withValue: "wt"}),
+	"chronic":    simpleWrapper(optionSpec{}),
+	"unbuffer":   simpleWrapper(optionSpec{}),
+	"pkexec":     elevatedWrapper(optionSpec{longValue: []string{"--user"}}),
 }
 
 func simpleWrapper(o optionSpec) func([]word) unwrapped {
@@ -188,7 +193,7 @@ func unwrapSudo(args []word) unwrapped {
 	o := optionSpec{
 		withValue:  "ugUpCDhrtTR",
 		longValue:  []string{"--user", "--group", "--other-user", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot"},
-		standalone: "elvkKV",
+		standalone: "elvKV",
 		longAlone:  []string{"--edit", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version"},
 	}
 	u := unwrapped{inner: o.scan(args, 1), elevated: true}
