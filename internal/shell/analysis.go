@@ -1,9 +1,3 @@
-// Package shell analyses bash commands before they run and runs them. The
-// analysis (Analyze) parses a command with mvdan.cc/sh and lists every simple
-// command it would execute, however deeply nested, with the prefix a
-// permission rule matches, the files it writes and reads through redirections
-// and known writing commands, the directories it cds into, and whether the
-// whole command only reads.
 package shell
 
 import (
@@ -70,8 +64,8 @@ type Command struct {
 	// A word that depends on expansion (variables, globs, substitutions) is
 	// recorded as written in the source.
 	Args []string
-	// Assigns are the VAR=value words written before the command (or set by
-	// an env wrapper), as written.
+	// Assigns are the VAR=value words written before the command or given
+	// to an env or sudo wrapper, as written.
 	Assigns []string
 	// Wrappers are the commands that run this one, outermost first, each as
 	// its words joined by spaces: "sudo -u bob", "timeout 5", "xargs -0",
@@ -117,7 +111,7 @@ type Write struct {
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool
 	// Op is the redirection operator (">", ">>", "&>", "&>>", ">|", "<>") or
-	// the command prefix that writes ("tee", "cp", "sed -i", "rm").
+	// the prefix of the command that writes ("tee", "cp", "sed", "rm").
 	Op string
 	// Span locates the path as written (redirection target or operand).
 	Span Span
