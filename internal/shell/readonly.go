@@ -66,14 +66,14 @@ func init() {
 		"rev":       readsFiles(opts{}),
 		"cut":       readsFiles(opts{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}),
 		"paste":     readsFiles(opts{short: "d", long: []string{"--delimiters"}}),
-		"column":    readsFiles(opts{short: "cstoNRHlWdEJr", long: []string{"--separator", "--output-separator", "--table-columns", "--output-width"}}),
+		"column":    readsFiles(opts{short: "csoNlRHWErinp", long: []string{"--separator", "--output-separator", "--table-columns", "--output-width"}}),
 		"fold":      readsFiles(opts{short: "w", long: []string{"--width"}}),
 		"fmt":       readsFiles(opts{short: "wpg", long: []string{"--width", "--prefix", "--goal"}}),
 		"expand":    readsFiles(opts{short: "t", long: []string{"--tabs"}}),
 		"unexpand":  readsFiles(opts{short: "t", long: []string{"--tabs"}}),
 		"comm":      readsFiles(opts{long: []string{"--output-delimiter"}}),
-		"join":      readsFiles(opts{short: "12ejot", long: []string{}}),
-		"od":        readsFiles(opts{short: "AjNStw", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--strings", "--format", "--width"}}),
+		"join":      readsFiles(opts{short: "12aejotv"}),
+		"od":        readsFiles(opts{short: "AjNSt", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--strings", "--format"}}),
 		"hexdump":   readsFiles(opts{short: "efns"}),
 		"strings":   readsFiles(opts{short: "netTs", long: []string{"--bytes", "--radix", "--encoding", "--target", "--output-separator"}}),
 		"md5sum":    readsFiles(opts{}),
@@ -84,7 +84,7 @@ func init() {
 		"sha512sum": readsFiles(opts{}),
 		"b2sum":     readsFiles(opts{short: "l", long: []string{"--length"}}),
 		"cksum":     readsFiles(opts{short: "al", long: []string{"--algorithm", "--length"}}),
-		"diff":      readsFiles(opts{short: "CDFILSUXx", long: []string{"--label", "--from-file", "--to-file", "--exclude", "--exclude-from", "--ignore-matching-lines", "--starting-file", "--show-function-line", "--tabsize", "--horizon-lines", "--line-format", "--unchanged-line-format", "--old-line-format", "--new-line-format", "--color", "--palette"}}),
+		"diff":      readsFiles(opts{short: "CDFILSUXx", long: []string{"--label", "--from-file", "--to-file", "--exclude", "--exclude-from", "--ignore-matching-lines", "--starting-file", "--show-function-line", "--tabsize", "--horizon-lines", "--line-format", "--unchanged-line-format", "--old-line-format", "--new-line-format", "--palette"}}),
 		"cmp":       readsFiles(opts{short: "in", long: []string{"--ignore-initial", "--bytes"}}),
 		"ls":        lsSpec,
 		"stat":      readsFiles(opts{short: "c", long: []string{"--format", "--printf"}}),
@@ -136,7 +136,7 @@ func dateSpec(a argv) effect {
 	if a.has("s", "--set") {
 		return effect{}
 	}
-	for _, op := range a.operands(opts{short: "dfrI", long: []string{"--date", "--file", "--reference"}}) {
+	for _, op := range a.operands(opts{short: "dfr", long: []string{"--date", "--file", "--reference"}}) {
 		if !strings.HasPrefix(op.text, "+") {
 			return effect{}
 		}
@@ -191,7 +191,7 @@ func base64Spec(a argv) effect {
 
 // xxdSpec: a second operand is an output file.
 func xxdSpec(a argv) effect {
-	ops := a.operands(opts{short: "cglosnCR", long: []string{"-cols", "-groupsize", "-len", "-seek", "-name"}})
+	ops := a.operands(opts{short: "cglosnR", long: []string{"-cols", "-groupsize", "-len", "-seek", "-name"}})
 	if len(ops) > 1 {
 		return effect{writes: ops[1:2]}
 	}
@@ -208,7 +208,7 @@ func treeSpec(a argv) effect {
 // grepSpec: the first operand is the pattern unless -e or -f gives it; a
 // recursive grep without operands searches the current directory.
 func grepSpec(a argv) effect {
-	ops := a.operands(opts{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-from", "--exclude-dir", "--label", "--devices", "--directories", "--binary-files", "--color", "--colour", "--group-separator"}})
+	ops := a.operands(opts{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-from", "--exclude-dir", "--label", "--devices", "--directories", "--binary-files", "--group-separator"}})
 	if !a.has("ef", "--regexp", "--file") && len(ops) > 0 {
 		ops = ops[1:]
 	}
@@ -288,12 +288,12 @@ func sortSpec(a argv) effect {
 	if out := a.values('o', "--output"); len(out) > 0 {
 		return effect{writes: out}
 	}
-	return effect{readOnly: true, reads: a.operands(opts{short: "kotSTy", long: []string{"--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}})}
+	return effect{readOnly: true, reads: a.operands(opts{short: "kotST", long: []string{"--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}})}
 }
 
 // uniqSpec: a second operand is an output file.
 func uniqSpec(a argv) effect {
-	ops := a.operands(opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}})
+	ops := a.operands(opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}})
 	if len(ops) > 1 {
 		return effect{writes: ops[1:2]}
 	}
@@ -383,7 +383,7 @@ func fileSpec(a argv) effect {
 }
 
 func lsSpec(a argv) effect {
-	eff := readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style", "--color"}})(a)
+	eff := readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style"}})(a)
 	eff.recursive = a.has("R", "--recursive")
 	return eff
 }

@@ -283,8 +283,9 @@ func shellOperands(args []word) (script, flagsEnd int, mode shellMode) {
 			i++
 		}
 	}
+	i = min(i, len(args))
 	switch {
-	case i >= len(args):
+	case i == len(args):
 		return 0, i, shellStdin
 	case cmdMode:
 		return i, i, shellString
