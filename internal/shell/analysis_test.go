@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // analysisCase is one command line and what its analysis must say.
@@ -426,3 +427,39 @@ func TestCommandProgram(t *testing.T) {
 		t.Errorf("programs %q, want %q", got, want)
 	}
 }
+
+// TestAnalyzeLargeInputs checks that pathological lines are analysed in
+// bounded time and that limits fail closed.
+func TestAnalyzeLargeInputs(t *testing.T) {
+	for name, cmd := range map[string]string{
+		"long pipeline":     strings.Repeat("cat a | ", 5000) + "wc -l",
+		"deep substitution": strings.Repeat("echo $(", 300) + "ls" + strings.Repeat(")", 300),
+		"many wrappers":     strings.Repeat("nice ", 10000) + "rm -rf x",
+		"nested bash -c":    nestedBashC(10, "rm x"),
+		"long word":         "echo " + strings.Repeat("a", 200000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			a, err := Analyze(cmd)
+			if err != nil {
+				t.Fatalf("Analyze: %v", err)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if strings.Contains(cmd, "rm") && a.ReadOnly {
+				t.Errorf("a line running rm judged read-only")
+			}
+		})
+	}
+}
+
+// nestedBashC wraps code in depth levels of bash -c quoting.
+func nestedBashC(depth int, code string) string {
+	for range depth {
+		code = "bash -c " + syntaxQuote(code)
+	}
+	return code
+}
+
+func syntaxQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -89,6 +89,10 @@ func (w *walker) invoke(inv invocation, sc scope) {
 		}
 		base := path.Base(name.text)
 		if unwrap, ok := wrappers[base]; ok {
+			if len(inv.wrappers) >= maxWrappers {
+				w.emit(inv, true)
+				return
+			}
 			u := unwrap(inv.args)
 			if u.runsNothing {
 				return

@@ -11,6 +11,10 @@ import (
 // turn; deeper ones are reported as dynamic.
 const maxNesting = 8
 
+// maxWrappers bounds how many wrappers are peeled off one command; a
+// command behind more is reported as dynamic.
+const maxWrappers = 32
+
 // state is what every walker of one Analyze call shares, including the ones
 // walking strings nested in bash -c or eval.
 type state struct {
