@@ -78,6 +78,17 @@ type Command struct {
 	// ReadOnly is true when this command, with these options, only reads,
 	// searches or lists, and nothing in its environment changes that.
 	ReadOnly bool
+	// Plain is true when the command runs just as Args say: no assignment
+	// outside the harmless list (PATH=…, LD_PRELOAD=…), no sudo, no
+	// arguments added by xargs, no env -C, no changed environment around the
+	// bash -c that runs it. Allow rules may match a plain command by Prefix
+	// and Args; one that is not plain must be asked about unless a rule
+	// names its wrappers and assignments too. Deny rules match Prefix and
+	// Args either way.
+	Plain bool
+	// Elevated is true when the command runs with raised privileges (sudo,
+	// doas, pkexec).
+	Elevated bool
 	// Dynamic is true when the program run cannot be known statically: its
 	// name contains an expansion or glob, or it runs a string that does.
 	Dynamic bool

@@ -155,7 +155,8 @@ var analysisCases = []analysisCase{
 	{cmd: `grep -rn password .`, commands: []string{"grep -rn password ."}, prefixes: []string{"grep"}, reads: []string{"."}, ro: true},
 	{cmd: `grep -e foo -e bar a.txt`, commands: []string{"grep -e foo -e bar a.txt"}, prefixes: []string{"grep"}, reads: []string{"a.txt"}, ro: true},
 	{cmd: `sort -o out.txt in.txt`, commands: []string{"sort -o out.txt in.txt"}, prefixes: []string{"sort"}, writes: []string{"out.txt"}},
-	{cmd: `git -c core.fsmonitor='touch /tmp/pwn' status`, commands: []string{"git -c core.fsmonitor=touch /tmp/pwn status"}, prefixes: []string{"git status"}},
+	{cmd: `git -c core.fsmonitor='touch /tmp/pwn' status`, commands: []string{"git -c core.fsmonitor=touch /tmp/pwn status"}, prefixes: []string{"git"}},
+	{cmd: `git --git-dir=/tmp/evil/.git log`, commands: []string{"git --git-dir=/tmp/evil/.git log"}, prefixes: []string{"git"}},
 	{cmd: `git branch`, commands: []string{"git branch"}, prefixes: []string{"git branch"}, ro: true},
 	{cmd: `git branch -D main`, commands: []string{"git branch -D main"}, prefixes: []string{"git branch"}},
 	{cmd: `git branch new-feature`, commands: []string{"git branch new-feature"}, prefixes: []string{"git branch"}},
@@ -463,3 +464,34 @@ func nestedBashC(depth int, code string) string {
 }
 
 func syntaxQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func TestPlainAndElevated(t *testing.T) {
+	for _, tc := range []struct {
+		cmd             string
+		plain, elevated []bool
+	}{
+		{`ls -la`, []bool{true}, []bool{false}},
+		{`LANG=C timeout 5 nice ls`, []bool{true}, []bool{false}},
+		{`PATH=/tmp/evil:$PATH ls`, []bool{false}, []bool{false}},
+		{`GIT_CONFIG_PARAMETERS="'core.pager=rm -rf ~'" git log`, []bool{false}, []bool{false}},
+		{`sudo -u bob ls`, []bool{false}, []bool{true}},
+		{`find . | xargs git status`, []bool{true, false}, []bool{false, false}},
+		{`env -C /etc cat passwd`, []bool{false}, []bool{false}},
+		{`env FOO=1 bash -c 'ls; pwd'`, []bool{false, false}, []bool{false, false}},
+		{`sudo bash -c 'rm x'`, []bool{false}, []bool{true}},
+		{`$cmd`, []bool{false}, []bool{false}},
+	} {
+		a, err := Analyze(tc.cmd)
+		if err != nil {
+			t.Fatalf("Analyze(%q): %v", tc.cmd, err)
+		}
+		var plain, elevated []bool
+		for _, c := range a.Commands {
+			plain = append(plain, c.Plain)
+			elevated = append(elevated, c.Elevated)
+		}
+		if !slices.Equal(plain, tc.plain) || !slices.Equal(elevated, tc.elevated) {
+			t.Errorf("%q: plain %v elevated %v, want %v %v", tc.cmd, plain, elevated, tc.plain, tc.elevated)
+		}
+	}
+}

@@ -35,8 +35,8 @@ func FuzzAnalyze(f *testing.F) {
 			if !inside(c.Span) {
 				t.Fatalf("Analyze(%q): span %+v outside the source", src, c.Span)
 			}
-			if c.ReadOnly && c.Dynamic {
-				t.Fatalf("Analyze(%q): dynamic command %q judged read-only", src, c.Args)
+			if c.ReadOnly && (c.Dynamic || c.Elevated) || c.Plain && (c.Dynamic || c.Elevated) {
+				t.Fatalf("Analyze(%q): dynamic or elevated command %+v judged read-only or plain", src, c)
 			}
 		}
 		for _, w := range a.Writes {

@@ -20,6 +20,9 @@ type invocation struct {
 	// movedCwd is set under env -C: file operands are relative to another
 	// directory than the shell's.
 	movedCwd bool
+	// indirect is set for code run by a shell whose environment, directory
+	// or arguments were changed.
+	indirect bool
 	// stdin is what the command reads on standard input, as far as the
 	// line says: a shell without -c runs it as code.
 	stdin  stdinSource
@@ -43,7 +46,7 @@ type assignment struct {
 }
 
 func (w *walker) call(c *syntax.CallExpr, sc scope, stdin stdinSource) {
-	inv := invocation{wrappers: sc.wrappers, elevated: sc.elevated, stdin: stdin}
+	inv := invocation{wrappers: sc.wrappers, elevated: sc.elevated, indirect: sc.indirect, stdin: stdin}
 	for _, a := range c.Assigns {
 		w.assignSubsts(a, sc)
 		if a.Name == nil {
@@ -152,13 +155,13 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 		cmd.Assigns = append(cmd.Assigns, as.text)
 	}
 	cmd.Prefix = cmd.Args[0]
+	cmd.Elevated = inv.elevated
 	if !dynamic {
 		cmd.Prefix = CommandPrefix(cmd.Args)
-	}
-	if !dynamic {
+		asWritten := !inv.elevated && !inv.movedCwd && !inv.indirect && safeCommandAssigns(inv.assigns)
+		cmd.Plain = asWritten && !inv.stdinArgs
 		eff := classify(inv.args)
-		cmd.ReadOnly = eff.readOnly && !inv.elevated && !inv.movedCwd &&
-			(!inv.stdinArgs || eff.anyArgs) && safeCommandAssigns(inv.assigns) &&
+		cmd.ReadOnly = eff.readOnly && asWritten && (!inv.stdinArgs || eff.anyArgs) &&
 			!(optionSensitive[path.Base(cmd.Args[0])] && anyMayBeOption(inv.args[1:]))
 		if cmd.ReadOnly {
 			for _, r := range eff.reads {
@@ -271,10 +274,12 @@ func (w *walker) code(code word, wrapper string, inv invocation, sc scope) bool 
 	if err != nil {
 		return false
 	}
-	inner := scope{wrappers: appendWrapper(inv.wrappers, wrapper), elevated: inv.elevated || sc.elevated}
-	if len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs {
-		// The environment or directory the string runs in differs from the
-		// line's own: its commands can't be judged read-only on their own.
+	indirect := len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs || inv.indirect
+	inner := scope{wrappers: appendWrapper(inv.wrappers, wrapper), elevated: inv.elevated || sc.elevated, indirect: indirect}
+	if indirect && !inv.indirect {
+		// The environment, directory or arguments the string runs with
+		// differ from the line's own: its commands can't be judged on
+		// their own.
 		w.hazardAt(hazardEnvironment, code.span)
 	}
 	w.nested(code.text, code.span).stmts(file.Stmts, inner)

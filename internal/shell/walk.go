@@ -37,6 +37,9 @@ type walker struct {
 type scope struct {
 	wrappers []string
 	elevated bool
+	// indirect is set when the code runs with a changed environment,
+	// directory or arguments (env FOO=1 bash -c …, xargs sh -c …).
+	indirect bool
 }
 
 func newWalker(src string) *walker {
