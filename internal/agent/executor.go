@@ -165,7 +165,7 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (strin
 func shellCommands(cmds []tool.ShellCommand) []permission.Command {
 	out := make([]permission.Command, len(cmds))
 	for i, c := range cmds {
-		out[i] = permission.Command{Args: c.Args, Text: c.Text, ReadOnly: c.ReadOnly, Dynamic: c.Dynamic, Destructive: c.Destructive}
+		out[i] = permission.Command{Args: c.Args, Text: c.Text, ReadOnly: c.ReadOnly, Dynamic: c.Dynamic, Plain: c.Plain, Destructive: c.Destructive}
 	}
 	return out
 }

@@ -57,7 +57,7 @@ func (c *Context) covers(r Rule, it item, strict bool) bool {
 	case kindRead, kindWrite:
 		return matchPath(pathPattern(r.Content, r.Base, c.Home), it.value, strict)
 	case kindCommand:
-		return matchCommand(r.Content, it.command) || (strict && it.command.Dynamic)
+		return matchCommand(r.Content, it.command, !strict) || (strict && it.command.Dynamic)
 	case kindDomain:
 		return matchDomain(r.Content, it.value)
 	}

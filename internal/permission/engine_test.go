@@ -55,7 +55,7 @@ func TestDecide(t *testing.T) {
 		return Context{Mode: mode, Allow: base(rules(t, allow...)), Deny: base(rules(t, deny...)), Ask: base(rules(t, ask...)),
 			Dirs: []string{proj}, Home: "/home/u"}
 	}
-	cmd := func(args ...string) Command { return Command{Args: args, Text: strings.Join(args, " ")} }
+	cmd := func(args ...string) Command { return Command{Args: args, Text: strings.Join(args, " "), Plain: true} }
 	ro := func(args ...string) Command { c := cmd(args...); c.ReadOnly = true; return c }
 	tests := []struct {
 		name string
@@ -115,7 +115,9 @@ func TestDecide(t *testing.T) {
 		{"dynamic command never allowed by a rule", ctx(ModeDefault, []string{"Bash(echo:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"echo", "$x"}, Dynamic: true}}}, Ask},
 		{"allowed command's redirect is still a write", ctx(ModeDefault, []string{"Bash(echo:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{ro("echo", "hi")}, Writes: []string{proj + "/out"}}, Ask},
 		{"destructive command asks despite acceptEdits", ctx(ModeAcceptEdits, nil, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"git", "push", "--force"}, Destructive: true}}}, Ask},
-		{"destructive command allowed by an explicit rule", ctx(ModeDefault, []string{"Bash(git push:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"git", "push", "--force"}, Destructive: true}}}, Allow},
+		{"destructive command allowed by an explicit rule", ctx(ModeDefault, []string{"Bash(git push:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"git", "push", "--force"}, Plain: true, Destructive: true}}}, Allow},
+		{"allow rule does not match a wrapped command", ctx(ModeDefault, []string{"Bash(npm run test:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"npm", "run", "test"}, Text: "sudo npm run test"}}}, Ask},
+		{"deny rule matches a wrapped command", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"rm", "x"}, Text: "xargs rm"}}}, Deny},
 
 		{"domain allowed", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Allow},
 		{"other domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.org"}}, Ask},
@@ -132,7 +134,7 @@ func TestDecide(t *testing.T) {
 
 func TestAskNamesTheSubCommand(t *testing.T) {
 	c := Context{Mode: ModeDefault, Allow: rules(t, "Bash(cd:*)"), Dirs: []string{"/p"}}
-	d := c.Decide(Query{Tool: "Bash", Commands: []Command{{Args: []string{"cd", "x"}, Text: "cd x"}, {Args: []string{"python", "evil.py"}, Text: "python evil.py"}}})
+	d := c.Decide(Query{Tool: "Bash", Commands: []Command{{Args: []string{"cd", "x"}, Text: "cd x", Plain: true}, {Args: []string{"python", "evil.py"}, Text: "python evil.py"}}})
 	if d.Behavior != Ask || d.Subject != "the command `python evil.py`" {
 		t.Errorf("decision = %+v, want an ask naming python evil.py", d)
 	}

@@ -19,6 +19,9 @@ type Command struct {
 	ReadOnly bool
 	// Dynamic says a word of it, the program's name included, is only known at run time.
 	Dynamic bool
+	// Plain says nothing around the command (sudo, xargs, an assignment such
+	// as PATH=) changes what it runs; allow rules match only plain commands.
+	Plain bool
 	// Destructive marks an operation confirmed even in acceptEdits: recursive
 	// deletes, force pushes, hard resets.
 	Destructive bool
@@ -87,9 +90,11 @@ func matchPath(pattern, path string, foldCase bool) bool {
 
 // matchCommand reports whether a Bash rule's content covers the command:
 // "npm run test:*" (or "npm run test *") is a prefix of whole words, anything
-// else must equal the command's words. A dynamic command matches no rule.
-func matchCommand(content string, c Command) bool {
-	if c.Dynamic || len(c.Args) == 0 {
+// else must equal the command's words. A dynamic command matches no rule, and
+// forAllow matches only plain commands: "sudo npm run test" is not what
+// Bash(npm run test:*) allowed.
+func matchCommand(content string, c Command, forAllow bool) bool {
+	if c.Dynamic || len(c.Args) == 0 || (forAllow && !c.Plain) {
 		return false
 	}
 	prefix, isPrefix := strings.CutSuffix(content, ":*")

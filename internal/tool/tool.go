@@ -124,6 +124,9 @@ type ShellCommand struct {
 	ReadOnly bool
 	// Dynamic says a word of it is only known at run time.
 	Dynamic bool
+	// Plain says nothing around the command (sudo, xargs, an assignment such
+	// as PATH=) changes what it runs; allow rules match only plain commands.
+	Plain bool
 	// Destructive marks a recursive delete, a force push, a hard reset and the like.
 	Destructive bool
 }
