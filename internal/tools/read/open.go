@@ -1,7 +1,9 @@
 package read
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 )
 
@@ -9,7 +11,10 @@ import (
 // a regular file, so nothing that blocks or never ends is read.
 func openRegular(path string) (*os.File, os.FileInfo, error) {
 	f, err := os.OpenFile(path, openFlags, 0)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return nil, nil, fmt.Errorf("cannot read %s: permission denied. Check its owner and mode with Bash (ls -l), or ask the user for access", path)
+	case err != nil:
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	info, err := f.Stat()
