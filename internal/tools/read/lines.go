@@ -114,9 +114,9 @@ func readWindow(ctx context.Context, r io.Reader, w window, bufSize int) (excerp
 		if !wanted && !(number < w.start || w.countAll) {
 			break
 		}
-		overhead := len(strconv.Itoa(number)) + 2
-		keep := 0
+		overhead, keep := 0, 0
 		if wanted {
+			overhead = digits(number) + 2
 			keep = max(remaining-overhead, 0) + 1
 		}
 		raw, length, ok, err := lr.next(keep)
@@ -157,6 +157,15 @@ func readWindow(ctx context.Context, r io.Reader, w window, bufSize int) (excerp
 		ex.total = lr.n
 	}
 	return ex, nil
+}
+
+// digits is the length of n in decimal.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
 }
 
 // validUTF8 returns b as a string with every byte that is not part of a UTF-8
