@@ -12,6 +12,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/edit"
 	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
+	"github.com/mini-claude/mini-claude/internal/tools/read"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -26,6 +27,7 @@ var SimpleTools = []string{"Bash", "Edit", "Read"}
 var builtins = []tool.Tool{
 	edit.Tool,
 	notebookedit.Tool,
+	read.Tool,
 	write.Tool,
 }
 
