@@ -1,0 +1,45 @@
+package shell
+
+import (
+	"syscall"
+	"time"
+)
+
+// TerminateGrace is how long Terminate waits after SIGTERM before SIGKILL.
+const TerminateGrace = 500 * time.Millisecond
+
+// Terminate stops the command and everything it started: SIGTERM to its
+// process group and session, then, after grace or as soon as none of them
+// runs, SIGKILL to whatever is left. It returns when bash has exited.
+func (p *Process) Terminate(grace time.Duration) {
+	signalSession(p.pid, syscall.SIGTERM)
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	poll := time.NewTicker(10 * time.Millisecond)
+	defer poll.Stop()
+wait:
+	for groupAlive(p.pid) {
+		select {
+		case <-deadline.C:
+			break wait
+		case <-poll.C:
+		}
+	}
+	p.Kill()
+}
+
+// Kill sends SIGKILL to the command's process group and to every process left
+// in its session, such as `sleep 1000 &`, and returns when bash has exited.
+func (p *Process) Kill() {
+	KillGroup(p.pid)
+	<-p.exited
+}
+
+// KillGroup sends SIGKILL to the process group and the session led by pid:
+// what a command started by Start left behind, even after bash has exited.
+func KillGroup(pid int) {
+	signalSession(pid, syscall.SIGKILL)
+}
+
+// GroupAlive reports whether any process of the group or session led by pid still runs.
+func GroupAlive(pid int) bool { return groupAlive(pid) }
