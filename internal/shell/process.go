@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"syscall"
 	"time"
 )
@@ -39,6 +40,13 @@ func (p *Process) Kill() {
 // what a command started by Start left behind, even after bash has exited.
 func KillGroup(pid int) {
 	signalSession(pid, syscall.SIGKILL)
+}
+
+// GroupGone reports, with one signal 0, that no process is left in the
+// process group pid; unlike GroupAlive it counts zombies not yet reaped as
+// present, and it does not see session members in other groups.
+func GroupGone(pid int) bool {
+	return errors.Is(syscall.Kill(-pid, 0), syscall.ESRCH)
 }
 
 // GroupAlive reports whether any process of the group or session led by pid still runs.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/bash"
 )
 
 // SimpleEnv, set to 1, keeps only the simple tool set (SimpleTools).
@@ -18,9 +19,11 @@ const SimpleEnv = "MINI_CLAUDE_SIMPLE"
 // SimpleTools are the tools kept in simple mode.
 var SimpleTools = []string{"Bash", "Edit", "Read"}
 
-// builtins holds the built-in tools; each built-in tool package adds itself here
-// through this file's list, the one source of truth.
-var builtins []tool.Tool
+// builtins holds the built-in tools, listed by package name; this list is the
+// one source of truth.
+var builtins = []tool.Tool{
+	bash.Tool, bash.TaskOutput, bash.TaskStop,
+}
 
 // AllBase returns every built-in tool, sorted by name.
 func AllBase() []tool.Tool {
