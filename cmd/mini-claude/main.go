@@ -11,11 +11,9 @@ import (
 	"github.com/mini-claude/mini-claude/internal/cli"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/anthropic"
-	"github.com/mini-claude/mini-claude/internal/shell"
 )
 
 func main() {
-	shell.SandboxHelperMain()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, cli.System(newClient), os.Args[1:])
 	stop()

@@ -71,6 +71,8 @@ type launch struct {
 	attr *syscall.SysProcAttr
 	// extra are the files the command inherits from descriptor 3 on.
 	extra []*os.File
+	// via runs the start of the process; the sandbox runs it on its launcher thread.
+	via func(func())
 }
 
 // A step prepares one aspect of a launch; Start applies them in the order of steps.
@@ -79,8 +81,8 @@ type step func(*launch) error
 // steps is the launch chain, in order:
 //  1. trackCwd wraps the command so that it reports its final directory on fd 3;
 //  2. nonInteractive sets the environment that makes prompts fail instead of waiting;
-//  3. sandbox, when asked, runs bash through the re-executed helper that
-//     restricts writes (it must come after the wrapper, which it runs);
+//  3. sandbox, when asked, starts bash from a launcher thread that Landlock
+//     restricts, so bash and everything it runs inherit the restriction;
 //  4. isolate gives the command its own session, hence its own process group
 //     and no controlling terminal, so /dev/tty prompts fail and the group can be killed.
 var steps = []step{trackCwd, nonInteractive, sandbox, isolate}
@@ -95,7 +97,7 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &launch{spec: &spec, path: bash, argv: []string{"bash", "-c", spec.Command}, env: spec.Env}
+	l := &launch{spec: &spec, path: bash, argv: []string{"bash", "-c", spec.Command}, env: spec.Env, via: func(f func()) { f() }}
 	if l.env == nil {
 		l.env = os.Environ()
 	}
@@ -147,7 +149,7 @@ func (l *launch) start() (*Process, error) {
 		ExtraFiles:  append([]*os.File{cwdWrite}, l.extra...),
 		SysProcAttr: l.attr,
 	}
-	err = cmd.Start()
+	l.via(func() { err = cmd.Start() })
 	outWrite.Close()
 	cwdWrite.Close()
 	if err != nil {

@@ -1,12 +1,12 @@
 package shell
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Sandbox limits where a command may write: inside Writable, the temporary
@@ -19,35 +19,12 @@ type Sandbox struct {
 // SandboxEnv, set to "off", runs every command without the sandbox.
 const SandboxEnv = "MINI_CLAUDE_SANDBOX"
 
-// helperArg is the hidden first argument that turns the binary into the sandbox helper.
-const helperArg = "__mini-claude-sandbox"
-
-// helperServed records that this binary calls SandboxHelperMain at start, so
-// re-executing it with helperArg reaches the helper.
-var helperServed atomic.Bool
-
-// SandboxHelperMain must be the first call of main (and of TestMain in tests
-// that run sandboxed commands). In an ordinary run it only records that the
-// binary can serve as the helper and returns. Run as the helper, it restricts
-// the process with Landlock and executes bash in its place; it never returns then.
-func SandboxHelperMain() {
-	helperServed.Store(true)
-	if len(os.Args) < 2 || os.Args[1] != helperArg {
-		return
-	}
-	err := runHelper(os.Args[2:])
-	fmt.Fprintf(os.Stderr, "mini-claude sandbox: %v\n", err)
-	os.Exit(126)
-}
-
 // SandboxStatus says whether commands can run sandboxed here.
 type SandboxStatus struct {
 	// ABI is the kernel's Landlock ABI version, 0 when it has none.
 	ABI int
 	// Err says why the sandbox is unavailable; nil when it is available.
 	Err error
-	// helper is the binary re-executed as the helper.
-	helper string
 }
 
 // Available reports whether commands can be sandboxed.
@@ -62,8 +39,8 @@ func (s SandboxStatus) String() string {
 
 var probeOnce = sync.OnceValue(probe)
 
-// ProbeSandbox checks, once per process and in microseconds, whether the kernel
-// has Landlock and this binary can serve as the helper.
+// ProbeSandbox checks, once per process and with one system call, whether the
+// kernel has Landlock.
 func ProbeSandbox() SandboxStatus { return probeOnce() }
 
 func probe() SandboxStatus {
@@ -71,17 +48,7 @@ func probe() SandboxStatus {
 		return SandboxStatus{Err: fmt.Errorf("turned off by %s=off", SandboxEnv)}
 	}
 	abi, err := landlockABI()
-	if err != nil {
-		return SandboxStatus{Err: err}
-	}
-	if !helperServed.Load() {
-		return SandboxStatus{ABI: abi, Err: errors.New("this binary does not serve the sandbox helper (SandboxHelperMain is not called at start)")}
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return SandboxStatus{ABI: abi, Err: fmt.Errorf("cannot find the mini-claude binary to run the helper: %w", err)}
-	}
-	return SandboxStatus{ABI: abi, helper: self}
+	return SandboxStatus{ABI: abi, Err: err}
 }
 
 // writableExtras are the places every sandboxed command may write besides its
@@ -97,38 +64,79 @@ func writableExtras() []string {
 // writableDevices are the device files commands write to as a matter of course.
 var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// sandbox runs the wrapped bash through the helper when the spec asks for it.
+// launchers holds one launcher per set of writable directories.
+var launchers sync.Map
+
+// sandbox starts the command from a launcher thread restricted to the spec's
+// writable directories, when the spec asks for it.
 func sandbox(l *launch) error {
 	if l.spec.Sandbox == nil {
 		return nil
 	}
-	status := ProbeSandbox()
-	if !status.Available() {
+	if status := ProbeSandbox(); !status.Available() {
 		return fmt.Errorf("the sandbox is %s", status)
 	}
-	argv := []string{status.helper, helperArg}
-	for _, dir := range append(l.spec.Sandbox.Writable, writableExtras()...) {
+	writable := slices.Clone(l.spec.Sandbox.Writable)
+	for _, dir := range writable {
 		if !filepath.IsAbs(dir) {
 			return fmt.Errorf("sandbox: writable directory %q is not absolute", dir)
 		}
-		argv = append(argv, dir)
 	}
-	argv = append(argv, "--", l.path)
-	l.path = status.helper
-	l.argv = append(argv, l.argv...)
+	writable = append(writable, writableExtras()...)
+	slices.Sort(writable)
+	writable = slices.Compact(writable)
+	v, _ := launchers.LoadOrStore(strings.Join(writable, "\x00"), &launcher{writable: writable})
+	ln := v.(*launcher)
+	if err := ln.ready(); err != nil {
+		return fmt.Errorf("the sandbox could not be set up: %w; rerun the command with dangerouslyDisableSandbox", err)
+	}
+	l.via = ln.do
 	return nil
 }
 
-// splitHelperArgs splits the helper's arguments into the writable directories
-// and, after "--", the path of the program and its arguments from argv[0] on.
-func splitHelperArgs(args []string) (writable, argv []string, err error) {
-	for i, a := range args {
-		if a == "--" {
-			if i+2 >= len(args) {
-				return nil, nil, errors.New("no program and arguments after --")
-			}
-			return args[:i], args[i+1:], nil
-		}
+// launcher is a goroutine locked to an OS thread that Landlock restricts to
+// writing in a set of directories. A process inherits the Landlock domain of
+// the thread that forks it, so the commands it starts are sandboxed while the
+// rest of mini-claude keeps its rights. The thread is never unlocked: the Go
+// runtime neither runs other goroutines on it nor clones new threads from it.
+type launcher struct {
+	writable []string
+	once     sync.Once
+	err      error
+	requests chan func()
+}
+
+// ready starts the launcher's thread on first use and reports whether it could
+// be restricted.
+func (ln *launcher) ready() error {
+	ln.once.Do(func() {
+		ln.requests = make(chan func())
+		started := make(chan error)
+		go ln.serve(started)
+		ln.err = <-started
+	})
+	return ln.err
+}
+
+func (ln *launcher) serve(started chan<- error) {
+	lockThread()
+	if err := restrictThread(ln.writable); err != nil {
+		// Returning while locked ends the thread with its partial restriction.
+		started <- err
+		return
 	}
-	return nil, nil, errors.New("no -- before the command")
+	started <- nil
+	for fn := range ln.requests {
+		fn()
+	}
+}
+
+// do runs fn on the launcher's thread and waits for it.
+func (ln *launcher) do(fn func()) {
+	done := make(chan struct{})
+	ln.requests <- func() {
+		defer close(done)
+		fn()
+	}
+	<-done
 }

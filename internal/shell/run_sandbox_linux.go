@@ -3,11 +3,12 @@ package shell
 import (
 	"errors"
 	"fmt"
-	"os"
+	"runtime"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // writeRights are the file-system rights the sandbox handles: every way of
@@ -36,21 +37,29 @@ func landlockABI() (int, error) {
 	return abi, nil
 }
 
-// runHelper restricts this process to writing inside the given directories and
-// replaces it with the command; it returns only on failure, and then the
-// command has not run.
-func runHelper(args []string) error {
-	writable, command, err := splitHelperArgs(args)
-	if err != nil {
-		return fmt.Errorf("bad helper arguments: %w", err)
-	}
+func lockThread() { runtime.LockOSThread() }
+
+// restrictThread restricts the calling OS thread alone (no TSYNC) to writing
+// inside writable and the harmless devices, with no_new_privs, which Landlock
+// requires and which keeps setuid programs from lifting the restriction.
+func restrictThread(writable []string) error {
 	cfg := landlock.Config{HandledAccessFS: writeRights}.BestEffort()
-	err = cfg.RestrictPaths(
+	fd, _, err := cfg.NewRulesetFD(
 		landlock.PathAccess(writeRights, writable...).IgnoreIfMissing(),
 		landlock.PathAccess(fileWriteRights, writableDevices...).IgnoreIfMissing(),
 	)
 	if err != nil {
-		return fmt.Errorf("restrict writes with Landlock: %w; rerun the command with dangerouslyDisableSandbox", err)
+		return fmt.Errorf("build the Landlock rules: %w", err)
 	}
-	return fmt.Errorf("run %s: %w", command[0], syscall.Exec(command[0], command[1:], os.Environ()))
+	if fd < 0 {
+		return errors.New("Landlock has nothing to enforce on this kernel")
+	}
+	defer syscall.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("set no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, 0); err != nil {
+		return fmt.Errorf("restrict the launcher thread: %w", err)
+	}
+	return nil
 }

@@ -8,6 +8,8 @@ func landlockABI() (int, error) {
 	return 0, errors.New("Landlock is a Linux feature; commands run without a sandbox on this system")
 }
 
-func runHelper([]string) error {
-	return errors.New("the sandbox helper runs only on Linux")
+func lockThread() {}
+
+func restrictThread([]string) error {
+	return errors.New("the sandbox needs Linux")
 }

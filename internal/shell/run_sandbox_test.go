@@ -1,7 +1,10 @@
 package shell
 
 import (
+	"fmt"
 	"os"
+	"runtime"
+	"sync"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,14 +104,33 @@ func TestSandboxTurnedOff(t *testing.T) {
 	}
 }
 
-func TestSplitHelperArgs(t *testing.T) {
-	w, argv, err := splitHelperArgs([]string{"/a", "/b", "--", "/bin/bash", "bash", "-c", "x"})
-	if err != nil || strings.Join(w, ",") != "/a,/b" || strings.Join(argv, " ") != "/bin/bash bash -c x" {
-		t.Errorf("got %v %v %v", w, argv, err)
-	}
-	for _, bad := range [][]string{{"/a"}, {"/a", "--"}, {"/a", "--", "/bin/bash"}} {
-		if _, _, err := splitHelperArgs(bad); err == nil {
-			t.Errorf("%v: no error", bad)
+// TestSandboxStaysOnItsThread proves the restriction reaches the sandboxed
+// commands only: after sandboxed runs, every goroutine of this process and an
+// unsandboxed command may still write where the sandbox forbids it.
+func TestSandboxStaysOnItsThread(t *testing.T) {
+	requireSandbox(t)
+	allowed, forbidden := outsideDir(t), outsideDir(t)
+	for range 3 {
+		if exit, out := run(t, Spec{Command: "touch " + forbidden + "/x 2>/dev/null; echo $?", Dir: allowed, Sandbox: &Sandbox{Writable: []string{allowed}}}); out != "1\n" {
+			t.Fatalf("the sandbox let the command write: exit %d, %q", exit.Code, out)
 		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := range 64 {
+		wg.Go(func() {
+			runtime.Gosched()
+			errs <- os.WriteFile(filepath.Join(forbidden, fmt.Sprintf("from-go-%d", i)), []byte("ok"), 0o644)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("a goroutine lost its rights: %v", err)
+		}
+	}
+	if _, out := run(t, Spec{Command: "touch " + forbidden + "/y && echo written", Dir: allowed}); out != "written\n" {
+		t.Errorf("an unsandboxed command: %q", out)
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"time"
 )
 
-// The test binary doubles as the sandbox helper, as the mini-claude binary does.
-func init() { SandboxHelperMain() }
 
 // buffer is an io.Writer safe to read while the copier writes.
 type buffer struct {

@@ -17,18 +17,15 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
-	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-// The test binary doubles as the sandbox helper, as the mini-claude binary does.
-func init() { shell.SandboxHelperMain() }
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // harness is one session with its project directory and per-user folder.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	dir     string
 	home    string
 	session *tool.Session
@@ -36,7 +33,7 @@ type harness struct {
 	calls   atomic.Int64
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	home := t.TempDir()
