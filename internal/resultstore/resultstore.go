@@ -63,10 +63,19 @@ func Create(env *tool.Env, toolUseID string) (*os.File, error) {
 }
 
 // Owns reports whether abs is a file of the stored results, which Read may
-// open without asking: the model was given its path.
+// open without asking: the model was given its path. Symlinks are followed,
+// so a link placed among the results cannot lead elsewhere.
 func Owns(abs string) bool {
-	rel, err := filepath.Rel(Root(), filepath.Clean(abs))
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+	root := Root()
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	path := filepath.Clean(abs)
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return false
 	}
 	parts := strings.Split(rel, string(filepath.Separator))

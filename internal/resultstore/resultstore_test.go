@@ -199,6 +199,19 @@ func TestOwns(t *testing.T) {
 	}
 }
 
+func TestOwnsFollowsSymlinks(t *testing.T) {
+	env := testEnv(t)
+	stored, err := Store(env, "toolu_x", "text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(filepath.Dir(stored.Path), "link.txt")
+	os.Symlink("/etc/passwd", link)
+	if !Owns(stored.Path) || Owns(link) {
+		t.Errorf("Owns(stored) = %v, Owns(link to /etc/passwd) = %v", Owns(stored.Path), Owns(link))
+	}
+}
+
 func TestPersistedWording(t *testing.T) {
 	capped := Persisted{Path: "/r/x.txt", Size: 3 << 30, Stored: 1 << 30, Head: "first", Tail: "last"}
 	golden(t, "persisted-capped", capped.String())

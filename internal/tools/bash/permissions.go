@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
@@ -14,8 +15,9 @@ import (
 // checkPermissions is Bash's own part of the decision, until the rule engine
 // matches commands: running without the sandbox is asked; a read-only command
 // whose paths all stay inside the allowed directories is allowed; a read-only
-// command that reads outside them, or where the analysis cannot tell, is
-// asked, as Read asks; everything else is left to the rules and the mode.
+// command that reads outside them (stored results excepted), or where the
+// analysis cannot tell, is asked, as Read asks; everything else is left to
+// the rules and the mode.
 func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
 	if in.DangerouslyDisableSandbox && sandboxStatus().Available() {
 		return tool.PermissionResult{Behavior: tool.Ask, Subject: in.Command,
@@ -53,7 +55,7 @@ func pathOutside(env *tool.Env, a *shell.Analysis) (string, bool) {
 		}
 		for _, base := range bases {
 			abs, ok := resolve(base, literalPrefix(r.Path))
-			if !ok || !fileaccess.Inside(env, abs) {
+			if !ok || !fileaccess.Inside(env, abs) && !resultstore.Owns(abs) {
 				return r.Path, false
 			}
 		}

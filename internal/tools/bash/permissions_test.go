@@ -82,6 +82,21 @@ func TestCheckPermissions(t *testing.T) {
 	}
 }
 
+func TestStoredResultsMayBeRead(t *testing.T) {
+	h := newHarness(t)
+	r := h.bash("seq 1 20000")
+	for command, want := range map[string]tool.Behavior{
+		"tail -n 5 " + r.out.OutputPath:                           tool.Allow,
+		"grep 1999 " + r.out.OutputPath:                           tool.Allow,
+		"cat " + filepath.Join(h.home, "settings.json"):           tool.Ask,
+		"cat " + filepath.Dir(r.out.OutputPath) + "/../../x.json": tool.Ask,
+	} {
+		if got := checkPermissions(context.Background(), Input{Command: command}, h.env()); got.Behavior != want {
+			t.Errorf("%q: %v, want %v", command, got.Behavior, want)
+		}
+	}
+}
+
 func TestUnsandboxedRunIsAsked(t *testing.T) {
 	env := &tool.Env{Cwd: "/work", Session: tool.NewSession("/work")}
 	in := Input{Command: "ls", DangerouslyDisableSandbox: true}

@@ -12,9 +12,9 @@ import (
 func TestTimeoutMovesTheCommandToTheBackground(t *testing.T) {
 	h := newHarness(t)
 	start := time.Now()
-	r := h.bash("echo before; sleep 1.5; echo after", `"timeout":500`)
-	if d := time.Since(start); d > 1200*time.Millisecond {
-		t.Errorf("the call took %v with a 500 ms timeout", d)
+	r := h.bash("echo before; sleep 3; echo after", `"timeout":500`)
+	if d := time.Since(start); d > 2500*time.Millisecond {
+		t.Errorf("the call took %v with a 500 ms timeout: it waited for the command", d)
 	}
 	if r.isError || r.out.TaskID == "" || r.out.ExitCode != -1 {
 		t.Fatalf("got %q (error %v), output %+v", r.text, r.isError, r.out)
@@ -40,9 +40,9 @@ func TestTimeoutMovesTheCommandToTheBackground(t *testing.T) {
 func TestRunInBackgroundAndNotice(t *testing.T) {
 	h := newHarness(t)
 	start := time.Now()
-	r := h.bash("sleep 0.5; echo finished; exit 4", `"run_in_background":true`, `"description":"Wait and finish"`)
-	if time.Since(start) > 300*time.Millisecond {
-		t.Errorf("run_in_background took %v to return", time.Since(start))
+	r := h.bash("sleep 1.5; echo finished; exit 4", `"run_in_background":true`, `"description":"Wait and finish"`)
+	if time.Since(start) > time.Second {
+		t.Errorf("run_in_background took %v to return: it waited for the command", time.Since(start))
 	}
 	h.golden("run-in-background", r.text)
 	id := taskID(t, r.text)
@@ -50,7 +50,7 @@ func TestRunInBackgroundAndNotice(t *testing.T) {
 	if !strings.HasPrefix(first, "<retrieval_status>not_ready</retrieval_status>") || !strings.Contains(first, "<status>running</status>") {
 		t.Errorf("while running: %q", first)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	var notices []string
 	for len(notices) == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -146,7 +146,7 @@ func TestSessionEndKillsBackgroundTasks(t *testing.T) {
 	}
 	start := time.Now()
 	h.session.Close()
-	if d := time.Since(start); d > time.Second {
+	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("closing the session took %v", d)
 	}
 	waitGone(t, marker)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -74,9 +75,10 @@ func realPath(abs string) string {
 }
 
 // ReadPermission is the file tools' verdict on reading abs: allowed inside the
-// allowed directories, asked for outside them.
+// allowed directories and for the stored results the model was given the path
+// of, asked for elsewhere.
 func ReadPermission(env *tool.Env, abs string) tool.PermissionResult {
-	if Inside(env, abs) {
+	if Inside(env, abs) || resultstore.Owns(abs) {
 		return tool.PermissionResult{Behavior: tool.Allow}
 	}
 	return tool.PermissionResult{Behavior: tool.Ask, Subject: abs,

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -55,6 +57,22 @@ func TestAllowedDirsKeepTheSessionRootAfterCd(t *testing.T) {
 	env := &tool.Env{Cwd: session.Cwd(), AdditionalDirs: []string{extra}, Session: session}
 	if !Inside(env, filepath.Join(root, "sub", "a.go")) || !Inside(env, filepath.Join(extra, "b.go")) {
 		t.Errorf("after cd into an added directory, AllowedDirs = %v lost the project root", AllowedDirs(env))
+	}
+}
+
+func TestStoredResultsAreReadableWithoutAsking(t *testing.T) {
+	t.Setenv(config.HomeEnv, t.TempDir())
+	cwd := t.TempDir()
+	env := &tool.Env{Cwd: cwd, SessionID: "s", Session: tool.NewSession(cwd)}
+	stored, err := resultstore.Store(env, "toolu_1", "big result")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ReadPermission(env, stored.Path).Behavior; got != tool.Allow {
+		t.Errorf("reading a stored result: %v, want allow", got)
+	}
+	if got := ReadPermission(env, "/etc/hosts").Behavior; got != tool.Ask {
+		t.Errorf("reading /etc/hosts: %v, want ask", got)
 	}
 }
 
