@@ -3,10 +3,10 @@ package shell
 import (
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 

@@ -12,7 +12,6 @@ import (
 	"time"
 )
 
-
 // buffer is an io.Writer safe to read while the copier writes.
 type buffer struct {
 	mu sync.Mutex

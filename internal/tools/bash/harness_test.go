@@ -20,7 +20,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // harness is one session with its project directory and per-user folder.
