@@ -61,7 +61,6 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	SearchHint:         "run shell commands, tests, builds, git",
 	Description:        description,
 	MaxResultSizeChars: maxResultChars,
-	InterruptBehavior:  tool.Cancel,
 	IsReadOnly:         isReadOnly,
 	IsConcurrencySafe:  isConcurrencySafe,
 	ValidateInput:      validate,

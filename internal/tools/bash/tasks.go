@@ -182,6 +182,9 @@ func finishedNotice(t *task) string {
 // file and a limit after which it is stopped; it reports false when the task
 // finished meanwhile.
 func (m *manager) toBackground(t *task, limit time.Duration) bool {
+	if !m.isRunning(t) {
+		return false
+	}
 	if _, err := t.out.Spill(); err != nil {
 		m.session.Notify(fmt.Sprintf("The output of background task %s could not be written to a file (%v); only its start and end are kept.", t.id, err))
 	}
@@ -195,6 +198,12 @@ func (m *manager) toBackground(t *task, limit time.Duration) bool {
 		m.stop(t, fmt.Sprintf("stopped after its %s limit", limit.Round(time.Second)))
 	})
 	return true
+}
+
+func (m *manager) isRunning(t *task) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return t.status == running
 }
 
 // stoppedByTaskStop is the stop reason of a task the model stopped; it needs no notice.
