@@ -1,14 +1,9 @@
-// Package shell analyses bash commands before they run and runs them. The
-// analysis (Analyze) parses a command with mvdan.cc/sh and lists every simple
-// command it would execute, however deeply nested, with the prefix a
-// permission rule matches, the files it writes and reads through redirections
-// and known writing commands, the directories it cds into, and whether the
-// whole command only reads.
 package shell
 
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,14 +14,15 @@ import (
 type Analysis struct {
 	// Source is the command line as analysed.
 	Source string
-	// Commands lists every simple command the line can execute, in source
-	// order, including those inside substitutions, subshells, control flow,
+	// Commands lists every simple command the line can execute, in the
+	// order they start (a substitution before the command it fills in),
+	// including those inside substitutions, subshells, control flow,
 	// function bodies, wrappers (env, timeout, sudo, xargs, find -exec) and
 	// the strings given to bash -c, sh -c and eval.
 	Commands []Command
 	// ReadOnly is true when every command only reads, searches or lists,
-	// no redirection writes to a file, and nothing is dynamic enough to hide
-	// a write. Such a command may run without a prompt and in parallel.
+	// nothing is written and there is no hazard. Such a line may run without
+	// a prompt and in parallel with other read-only calls.
 	ReadOnly bool
 	// Writes lists the files the line writes: redirection targets (other
 	// than /dev/null and fd duplications) and the targets of commands known
@@ -35,12 +31,30 @@ type Analysis struct {
 	// Reads lists the files the line reads through input redirections
 	// (cat < .env) and the file operands of read-only commands (cat .env).
 	Reads []Read
-	// Cds lists the targets of cd, pushd and popd in source order, as
-	// written ("~" for a bare cd, "-" for cd -).
+	// Cds lists the targets of cd and pushd in source order, after quote
+	// removal ("~" for a bare cd, "-" for cd -); a target that depends on
+	// expansion is recorded as written and sets CwdUnknown.
 	Cds []string
+	// CwdUnknown is set when some command moves to a directory that cannot
+	// be known statically (cd "$dir", popd): relative paths after it cannot
+	// be resolved.
+	CwdUnknown bool
 	// Dynamic is true when some command name, or some code run through
 	// eval/bash -c, cannot be known without running the line.
 	Dynamic bool
+	// Hazards are the parts of the line that are no command but keep it
+	// from being read-only: a PATH=… assignment, arithmetic on a variable.
+	Hazards []Hazard
+}
+
+// Hazard is a part of a command line, other than a command, that can change
+// what later commands run or run code itself.
+type Hazard struct {
+	// Reason says what it can do, for a permission prompt.
+	Reason string
+	// Source is its text as written; Span locates it in Analysis.Source.
+	Source string
+	Span   Span
 }
 
 // Command is one simple command as it would be executed.
@@ -50,8 +64,8 @@ type Command struct {
 	// A word that depends on expansion (variables, globs, substitutions) is
 	// recorded as written in the source.
 	Args []string
-	// Assigns are the VAR=value words written before the command (or set by
-	// an env wrapper), as written.
+	// Assigns are the VAR=value words written before the command or given
+	// to an env or sudo wrapper, as written.
 	Assigns []string
 	// Wrappers are the commands that run this one, outermost first, each as
 	// its words joined by spaces: "sudo -u bob", "timeout 5", "xargs -0",
@@ -59,11 +73,22 @@ type Command struct {
 	Wrappers []string
 	// Prefix is the command name plus its subcommand words, skipping flags,
 	// as a Claude Code prefix rule ("Bash(git commit:*)") matches it: see
-	// CommandPrefix.
+	// CommandPrefix. The name stays as written (/bin/rm); see Program.
 	Prefix string
 	// ReadOnly is true when this command, with these options, only reads,
 	// searches or lists, and nothing in its environment changes that.
 	ReadOnly bool
+	// Plain is true when the command runs just as Args say: no assignment
+	// outside the harmless list (PATH=…, LD_PRELOAD=…), no sudo, no
+	// arguments added by xargs, no env -C, no changed environment around the
+	// bash -c that runs it. Allow rules may match a plain command by Prefix
+	// and Args; one that is not plain must be asked about unless a rule
+	// names its wrappers and assignments too. Deny rules match Prefix and
+	// Args either way.
+	Plain bool
+	// Elevated is true when the command runs with raised privileges (sudo,
+	// doas, pkexec).
+	Elevated bool
 	// Dynamic is true when the program run cannot be known statically: its
 	// name contains an expansion or glob, or it runs a string that does.
 	Dynamic bool
@@ -79,17 +104,27 @@ type Command struct {
 // String renders the command's words joined by spaces, as a rule matches it.
 func (c Command) String() string { return strings.Join(c.Args, " ") }
 
+// Program is the base name of the program run (rm for /bin/rm), the name a
+// deny rule on the command must also be matched against.
+func (c Command) Program() string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return path.Base(c.Args[0])
+}
+
 // Write is a file a command line writes.
 type Write struct {
 	// Path is the target as written after quote removal; a leading "~" is
-	// left for the consumer to expand. Dynamic paths are recorded as written.
+	// left for the consumer to expand. Dynamic paths are recorded as written;
+	// the path is empty when the line does not name it at all (xargs rm).
 	Path string
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool
 	// Op is the redirection operator (">", ">>", "&>", "&>>", ">|", "<>") or
-	// the command prefix that writes ("tee", "cp", "sed -i", "rm").
+	// the prefix of the command that writes ("tee", "cp", "sed", "rm").
 	Op string
-	// Span locates the redirection or the operand in Analysis.Source.
+	// Span locates the path as written (redirection target or operand).
 	Span Span
 }
 
@@ -99,9 +134,12 @@ type Read struct {
 	Path string
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool
+	// Recursive is true when the command reads the whole tree under the
+	// path (grep -r, rg, find, du, ls -R), not just the path itself.
+	Recursive bool
 	// Op is "<" for an input redirection, or the reading command's prefix.
 	Op string
-	// Span locates the redirection or the operand in Analysis.Source.
+	// Span locates the path as written (redirection target or operand).
 	Span Span
 }
 

@@ -1,18 +1,25 @@
 package shell
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // gitSpec judges a git command: global options that change which
 // configuration or repository git uses make it not read-only (git -c
 // core.fsmonitor=… runs a program); the subcommand decides the rest.
 func gitSpec(a argv) effect {
 	i := 1
+	var dirs []word
 	for i < len(a) {
 		t := a[i].text
 		if a[i].dynamic {
 			return effect{}
 		}
 		if t == "-C" {
+			if i+1 < len(a) {
+				dirs = append(dirs, a[i+1])
+			}
 			i += 2
 			continue
 		}
@@ -34,7 +41,27 @@ func gitSpec(a argv) effect {
 	if !ok {
 		return effect{}
 	}
-	return check(a[i:])
+	eff := check(a[i:])
+	eff.reads = inDirs(dirs, eff.reads)
+	eff.writes = inDirs(dirs, eff.writes)
+	return eff
+}
+
+// inDirs resolves the relative paths git names against its -C directories,
+// each relative to the one before.
+func inDirs(dirs, paths []word) []word {
+	if len(dirs) == 0 {
+		return paths
+	}
+	out := make([]word, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		for j := len(dirs) - 1; j >= 0 && !path.IsAbs(out[i].text) && !strings.HasPrefix(out[i].text, "~"); j-- {
+			out[i].text = path.Join(dirs[j].text, out[i].text)
+			out[i].dynamic = out[i].dynamic || dirs[j].dynamic
+		}
+	}
+	return out
 }
 
 var gitSubcommands map[string]func(argv) effect
@@ -81,10 +108,11 @@ func gitInspect(a argv) effect {
 			}
 		}
 	}
-	if a[0].text == "grep" && !afterDashes {
+	isGrep := a[0].text == "grep"
+	if isGrep && !afterDashes {
 		reads = append(reads, word{text: "."})
 	}
-	return effect{readOnly: true, reads: reads}
+	return effect{readOnly: true, reads: reads, recursive: isGrep}
 }
 
 // gitBranch is read-only when it lists: no option that creates, deletes,

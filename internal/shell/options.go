@@ -48,7 +48,7 @@ func (a argv) operands(o opts) []word {
 }
 
 // has reports whether any short option letter in short, or any long option
-// in long (bare or with =value), appears before "--".
+// in long (bare, abbreviated or with =value), appears before "--".
 func (a argv) has(short string, long ...string) bool {
 	for _, w := range a[1:] {
 		t := w.text
@@ -57,8 +57,10 @@ func (a argv) has(short string, long ...string) bool {
 		}
 		if strings.HasPrefix(t, "--") {
 			name, _, _ := strings.Cut(t, "=")
-			if containsString(long, name) {
-				return true
+			for _, l := range long {
+				if longMatch(name, l) {
+					return true
+				}
 			}
 			continue
 		}
@@ -79,11 +81,11 @@ func (a argv) values(short byte, long string) []word {
 			break
 		}
 		switch {
-		case long != "" && t == long && i+1 < len(a):
+		case long != "" && longMatch(t, long) && i+1 < len(a):
 			out = append(out, a[i+1])
 			i++
-		case long != "" && strings.HasPrefix(t, long+"="):
-			out = append(out, word{text: t[len(long)+1:], dynamic: a[i].dynamic, span: a[i].span})
+		case long != "" && strings.Contains(t, "=") && longMatch(t[:strings.IndexByte(t, '=')], long):
+			out = append(out, word{text: t[strings.IndexByte(t, '=')+1:], dynamic: a[i].dynamic, span: a[i].span})
 		case short != 0 && len(t) >= 2 && t[0] == '-' && t[1] != '-':
 			k := strings.IndexByte(t[1:], short)
 			if k < 0 {
@@ -121,4 +123,11 @@ func (a argv) contains(texts ...string) bool {
 		}
 	}
 	return false
+}
+
+// longMatch reports whether a long option as written names option: GNU
+// getopt and git accept any unambiguous abbreviation (sort --out=f is
+// sort --output=f), so every prefix of at least one letter counts.
+func longMatch(written, option string) bool {
+	return written == option || (len(written) >= 3 && strings.HasPrefix(written, "--") && strings.HasPrefix(option, written))
 }

@@ -57,6 +57,13 @@ var globalValueOptions = map[string][]string{
 	"aws":     {"--profile", "--region", "--output", "--endpoint-url"},
 }
 
+// prefixStoppers are options before the subcommand that change what the
+// program runs (git -c core.pager=…, --exec-path): the prefix ends before
+// them, so a rule naming the subcommand does not cover them.
+var prefixStoppers = map[string][]string{
+	"git": {"-c", "--config-env", "--exec-path", "--git-dir", "--work-tree"},
+}
+
 // noSubcommand are programs whose first operand is a file, pattern or
 // value, never a subcommand: their prefix is the name alone.
 var noSubcommand = map[string]bool{}
@@ -74,7 +81,7 @@ func init() {
 		eval exec xargs timeout nice nohup sudo doas time stdbuf ionice setsid watch kill
 		killall pkill pgrep ps top htop open xdg-open vim vi nano emacs code tar zip unzip
 		gzip gunzip bzip2 xz zstd ssh scp rsync patch set export unset alias read exit
-		return shift trap wait true : hostname`) {
+		return shift trap wait true : hostname command builtin read let declare local shopt`) {
 		noSubcommand[name] = true
 	}
 	for name, subs := range deeperSubcommands {
@@ -90,8 +97,10 @@ func init() {
 // by ("Bash(git commit:*)"): the program as written, then its subcommand
 // words. Options before and between subcommands are skipped, with the value
 // of a known global option (git -C dir log gives "git log"). The prefix
-// stops at "--", at a word that does not look like a subcommand (a path, a
-// file name, an upper-case or dynamic word), and after the program's depth:
+// stops at "--", at an option that changes what the program runs (git -c,
+// so "git -c core.pager=x log" gives "git"), at a word that does not look
+// like a subcommand (a path, a file name, an upper-case or dynamic word),
+// and after the program's depth:
 // none for programs that take files or values (cat, rm, python), two where
 // a subcommand has its own (npm run test, docker compose up, git stash pop,
 // gh pr view), one otherwise (git commit, make test). Environment
@@ -101,7 +110,7 @@ func CommandPrefix(args []string) string {
 		return ""
 	}
 	name := path.Base(args[0])
-	if noSubcommand[name] || strings.ContainsAny(args[0], "$`*?[") {
+	if noSubcommand[name] {
 		return args[0]
 	}
 	depth, known := subcommandDepth[name]
@@ -116,6 +125,10 @@ func CommandPrefix(args []string) string {
 			break
 		}
 		if strings.HasPrefix(a, "-") {
+			opt, _, _ := strings.Cut(a, "=")
+			if containsString(prefixStoppers[name], opt) {
+				break
+			}
 			if containsString(valueOpts, a) {
 				i++
 			}

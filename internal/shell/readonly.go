@@ -14,10 +14,16 @@ type effect struct {
 	anyArgs bool
 	// reads are the files a read-only command reads or lists.
 	reads []word
+	// recursive is set when the command reads whole directory trees under
+	// the directories it names (grep -r, rg, find).
+	recursive bool
 	// writes are the files the command creates, changes or removes.
 	writes []word
 	// cd is the directory a cd or pushd moves to.
-	cd *string
+	cd *word
+	// cwdUnknown is set when the command moves to a directory the line
+	// does not name (popd, pushd +1).
+	cwdUnknown bool
 }
 
 // classify judges a command whose name is static.
@@ -44,10 +50,12 @@ func init() {
 		"id": noFiles, "groups": noFiles, "uname": noFiles, "nproc": noFiles,
 		"arch": noFiles, "tty": noFiles, "locale": noFiles, "getconf": noFiles,
 		"uptime": noFiles, "free": noFiles, "sleep": noFiles, "printenv": noFiles,
+		"exit": noFiles, "return": noFiles, "break": noFiles, "continue": noFiles,
+		"shift": noFiles, "wait": noFiles, "jobs": noFiles,
 		"cal": noFiles, "logname": noFiles, "ps": noFiles, "df": noFiles,
 		"env": noFiles, "command": noFiles, "nice": noFiles, "tr": noFiles,
 		"date": dateSpec, "hostname": hostnameSpec, "set": setSpec,
-		"cd": cdSpec, "pushd": cdSpec, "popd": popdSpec, "xargs": xargsAloneSpec,
+		"read": readSpec, "cd": cdSpec, "pushd": cdSpec, "popd": popdSpec, "xargs": xargsAloneSpec,
 		// Read the files they name.
 		"cat":       readsFiles(opts{}),
 		"head":      readsFiles(opts{short: "nc", long: []string{"--lines", "--bytes"}}),
@@ -58,14 +66,14 @@ func init() {
 		"rev":       readsFiles(opts{}),
 		"cut":       readsFiles(opts{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}),
 		"paste":     readsFiles(opts{short: "d", long: []string{"--delimiters"}}),
-		"column":    readsFiles(opts{short: "cstoNRHlWdEJr", long: []string{"--separator", "--output-separator", "--table-columns", "--output-width"}}),
+		"column":    readsFiles(opts{short: "csoNlRHWErinp", long: []string{"--separator", "--output-separator", "--table-columns", "--output-width"}}),
 		"fold":      readsFiles(opts{short: "w", long: []string{"--width"}}),
 		"fmt":       readsFiles(opts{short: "wpg", long: []string{"--width", "--prefix", "--goal"}}),
 		"expand":    readsFiles(opts{short: "t", long: []string{"--tabs"}}),
 		"unexpand":  readsFiles(opts{short: "t", long: []string{"--tabs"}}),
 		"comm":      readsFiles(opts{long: []string{"--output-delimiter"}}),
-		"join":      readsFiles(opts{short: "12ejot", long: []string{}}),
-		"od":        readsFiles(opts{short: "AjNStw", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--strings", "--format", "--width"}}),
+		"join":      readsFiles(opts{short: "12aejotv"}),
+		"od":        readsFiles(opts{short: "AjNSt", long: []string{"--address-radix", "--skip-bytes", "--read-bytes", "--strings", "--format"}}),
 		"hexdump":   readsFiles(opts{short: "efns"}),
 		"strings":   readsFiles(opts{short: "netTs", long: []string{"--bytes", "--radix", "--encoding", "--target", "--output-separator"}}),
 		"md5sum":    readsFiles(opts{}),
@@ -76,12 +84,12 @@ func init() {
 		"sha512sum": readsFiles(opts{}),
 		"b2sum":     readsFiles(opts{short: "l", long: []string{"--length"}}),
 		"cksum":     readsFiles(opts{short: "al", long: []string{"--algorithm", "--length"}}),
-		"diff":      readsFiles(opts{short: "CDFILSUXx", long: []string{"--label", "--from-file", "--to-file", "--exclude", "--exclude-from", "--ignore-matching-lines", "--starting-file", "--show-function-line", "--tabsize", "--horizon-lines", "--line-format", "--unchanged-line-format", "--old-line-format", "--new-line-format", "--color", "--palette"}}),
+		"diff":      readsFiles(opts{short: "CDFILSUXx", long: []string{"--label", "--from-file", "--to-file", "--exclude", "--exclude-from", "--ignore-matching-lines", "--starting-file", "--show-function-line", "--tabsize", "--horizon-lines", "--line-format", "--unchanged-line-format", "--old-line-format", "--new-line-format", "--palette"}}),
 		"cmp":       readsFiles(opts{short: "in", long: []string{"--ignore-initial", "--bytes"}}),
-		"ls":        readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style", "--color"}}),
+		"ls":        lsSpec,
 		"stat":      readsFiles(opts{short: "c", long: []string{"--format", "--printf"}}),
-		"file":      readsFiles(opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}}),
-		"du":        readsUnlessFileList(opts{short: "dBtX", long: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--exclude-from", "--time-style"}}),
+		"file":      fileSpec,
+		"du":        recursively(readsUnlessFileList(opts{short: "dBtX", long: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--exclude-from", "--time-style"}})),
 		"realpath":  readsFiles(opts{long: []string{"--relative-to", "--relative-base"}}),
 		"readlink":  readsFiles(opts{}),
 		"base64":    base64Spec,
@@ -128,7 +136,7 @@ func dateSpec(a argv) effect {
 	if a.has("s", "--set") {
 		return effect{}
 	}
-	for _, op := range a.operands(opts{short: "dfrI", long: []string{"--date", "--file", "--reference"}}) {
+	for _, op := range a.operands(opts{short: "dfr", long: []string{"--date", "--file", "--reference"}}) {
 		if !strings.HasPrefix(op.text, "+") {
 			return effect{}
 		}
@@ -156,18 +164,18 @@ func setSpec(a argv) effect {
 
 func cdSpec(a argv) effect {
 	ops := a.operands(opts{})
-	target := "~"
+	target := word{text: "~"}
 	if len(ops) > 0 {
-		target = ops[0].text
+		target = ops[0]
 	}
-	if path.Base(a[0].text) == "pushd" && (len(ops) == 0 || strings.HasPrefix(target, "+") || strings.HasPrefix(target, "-")) {
-		return effect{} // swaps or rotates the directory stack: target unknown
+	if path.Base(a[0].text) == "pushd" && (len(ops) == 0 || strings.HasPrefix(target.text, "+") || strings.HasPrefix(target.text, "-")) {
+		return effect{readOnly: true, cwdUnknown: true} // swaps or rotates the directory stack
 	}
-	return effect{readOnly: true, cd: &target}
+	return effect{readOnly: true, anyArgs: true, cd: &target}
 }
 
-// popdSpec: popd returns to a directory the line cannot know.
-func popdSpec(argv) effect { return effect{} }
+// popdSpec: popd returns to a directory the line does not name.
+func popdSpec(argv) effect { return effect{readOnly: true, cwdUnknown: true} }
 
 // xargsAloneSpec: xargs without a command runs echo; -a reads a file.
 func xargsAloneSpec(a argv) effect {
@@ -183,7 +191,7 @@ func base64Spec(a argv) effect {
 
 // xxdSpec: a second operand is an output file.
 func xxdSpec(a argv) effect {
-	ops := a.operands(opts{short: "cglosnCR", long: []string{"-cols", "-groupsize", "-len", "-seek", "-name"}})
+	ops := a.operands(opts{short: "cglosnR", long: []string{"-cols", "-groupsize", "-len", "-seek", "-name"}})
 	if len(ops) > 1 {
 		return effect{writes: ops[1:2]}
 	}
@@ -194,21 +202,22 @@ func treeSpec(a argv) effect {
 	if a.has("o") {
 		return effect{writes: a.values('o', "")}
 	}
-	return effect{readOnly: true, reads: a.operands(opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}})}
+	return effect{readOnly: true, reads: a.operands(opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}}), recursive: true}
 }
 
 // grepSpec: the first operand is the pattern unless -e or -f gives it; a
 // recursive grep without operands searches the current directory.
 func grepSpec(a argv) effect {
-	ops := a.operands(opts{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-from", "--exclude-dir", "--label", "--devices", "--directories", "--binary-files", "--color", "--colour", "--group-separator"}})
+	ops := a.operands(opts{short: "efmABCdD", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-from", "--exclude-dir", "--label", "--devices", "--directories", "--binary-files", "--group-separator"}})
 	if !a.has("ef", "--regexp", "--file") && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	reads := append(ops, a.values('f', "--file")...)
-	if len(ops) == 0 && a.has("rR", "--recursive", "--dereference-recursive") {
+	recursive := a.has("rR", "--recursive", "--dereference-recursive")
+	if len(ops) == 0 && recursive {
 		reads = append(reads, word{text: "."})
 	}
-	return effect{readOnly: true, reads: reads}
+	return effect{readOnly: true, reads: reads, recursive: recursive}
 }
 
 // rgSpec: --pre and --hostname-bin run programs; -z runs decompressors.
@@ -224,7 +233,7 @@ func rgSpec(a argv) effect {
 	if len(ops) == 0 {
 		reads = append(reads, word{text: "."})
 	}
-	return effect{readOnly: true, reads: reads}
+	return effect{readOnly: true, reads: reads, recursive: true}
 }
 
 // findSpec judges find's own expression; the commands its -exec actions
@@ -245,7 +254,7 @@ func findSpec(a argv) effect {
 	if a.contains("-files0-from") {
 		return effect{}
 	}
-	return effect{readOnly: true, reads: findStarts(a)}
+	return effect{readOnly: true, reads: findStarts(a), recursive: true}
 }
 
 // findStarts returns find's starting points (default ".").
@@ -279,12 +288,12 @@ func sortSpec(a argv) effect {
 	if out := a.values('o', "--output"); len(out) > 0 {
 		return effect{writes: out}
 	}
-	return effect{readOnly: true, reads: a.operands(opts{short: "kotSTy", long: []string{"--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}})}
+	return effect{readOnly: true, reads: a.operands(opts{short: "kotST", long: []string{"--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}})}
 }
 
 // uniqSpec: a second operand is an output file.
 func uniqSpec(a argv) effect {
-	ops := a.operands(opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}})
+	ops := a.operands(opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars"}})
 	if len(ops) > 1 {
 		return effect{writes: ops[1:2]}
 	}
@@ -347,4 +356,43 @@ func sedSpec(a argv) effect {
 		}
 	}
 	return effect{readOnly: true, reads: files}
+}
+
+// readSpec: read assigns the variables it names, which must not be ones
+// that change what later commands run (read PATH).
+func readSpec(a argv) effect {
+	for _, v := range a.operands(opts{short: "adinNptu"}) {
+		if v.dynamic || !safeBareAssignment(v.text) {
+			return effect{}
+		}
+	}
+	for _, v := range a.values('a', "") {
+		if v.dynamic || !safeBareAssignment(v.text) {
+			return effect{}
+		}
+	}
+	return effect{readOnly: true}
+}
+
+// fileSpec: file -C compiles a magic file and writes the result.
+func fileSpec(a argv) effect {
+	if a.has("C", "--compile") {
+		return effect{}
+	}
+	return effect{readOnly: true, reads: a.operands(opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}})}
+}
+
+func lsSpec(a argv) effect {
+	eff := readsFiles(opts{short: "ITw", long: []string{"--ignore", "--hide", "--width", "--tabsize", "--block-size", "--format", "--sort", "--time", "--time-style", "--quoting-style", "--indicator-style"}})(a)
+	eff.recursive = a.has("R", "--recursive")
+	return eff
+}
+
+// recursively marks the reads of a spec as whole directory trees.
+func recursively(spec func(argv) effect) func(argv) effect {
+	return func(a argv) effect {
+		eff := spec(a)
+		eff.recursive = eff.readOnly
+		return eff
+	}
 }

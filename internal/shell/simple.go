@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,8 +20,22 @@ type invocation struct {
 	// movedCwd is set under env -C: file operands are relative to another
 	// directory than the shell's.
 	movedCwd bool
-	source   string
-	span     Span
+	// indirect is set for code run by a shell whose environment, directory
+	// or arguments were changed.
+	indirect bool
+	// stdin is what the command reads on standard input, as far as the
+	// line says: a shell without -c runs it as code.
+	stdin  stdinSource
+	source string
+	span   Span
+}
+
+// stdinSource is the standard input a statement's redirections give it.
+type stdinSource struct {
+	// code is the text of a here-document or here-string.
+	code *word
+	// file is set when stdin comes from a file (bash < script.sh).
+	file bool
 }
 
 // assignment is a NAME=value word before a command or given to env.
@@ -30,8 +45,8 @@ type assignment struct {
 	text  string
 }
 
-func (w *walker) call(c *syntax.CallExpr, sc scope) {
-	inv := invocation{wrappers: sc.wrappers, elevated: sc.elevated}
+func (w *walker) call(c *syntax.CallExpr, sc scope, stdin stdinSource) {
+	inv := invocation{wrappers: sc.wrappers, elevated: sc.elevated, indirect: sc.indirect, stdin: stdin}
 	for _, a := range c.Assigns {
 		w.assignSubsts(a, sc)
 		if a.Name == nil {
@@ -50,9 +65,9 @@ func (w *walker) call(c *syntax.CallExpr, sc scope) {
 		w.substs(a, sc)
 	}
 	if len(c.Args) == 0 {
-		for _, as := range inv.assigns {
-			if !safeBareAssignment(as.name) {
-				w.st.notReadOnly = true
+		for _, a := range c.Assigns {
+			if a.Name != nil && !safeBareAssignment(a.Name.Value) {
+				w.hazard(hazardAssignment, a)
 			}
 		}
 		return
@@ -77,11 +92,15 @@ func (w *walker) invoke(inv invocation, sc scope) {
 		}
 		base := path.Base(name.text)
 		if unwrap, ok := wrappers[base]; ok {
+			if len(inv.wrappers) >= maxWrappers {
+				w.emit(inv, true)
+				return
+			}
 			u := unwrap(inv.args)
 			if u.runsNothing {
 				return
 			}
-			if u.inner < 0 || u.inner >= len(inv.args) {
+			if u.inner <= 0 || u.inner >= len(inv.args) {
 				w.emit(inv, u.dynamic)
 				return
 			}
@@ -93,6 +112,10 @@ func (w *walker) invoke(inv invocation, sc scope) {
 			w.shell(inv, sc)
 		case base == "eval":
 			w.eval(inv, sc)
+		case base == "alias":
+			w.alias(inv, sc)
+		case base == "trap":
+			w.trap(inv, sc)
 		case base == "find":
 			w.find(inv, sc)
 		default:
@@ -108,7 +131,7 @@ func (w *walker) applyWrapper(inv *invocation, u unwrapped) {
 		texts = append(texts, a.text)
 	}
 	inv.wrappers = appendWrapper(inv.wrappers, strings.Join(texts, " "))
-	inv.assigns = append(inv.assigns, u.assigns...)
+	inv.assigns = append(slices.Clip(inv.assigns), u.assigns...)
 	inv.elevated = inv.elevated || u.elevated
 	inv.stdinArgs = inv.stdinArgs || u.stdinArgs
 	inv.movedCwd = inv.movedCwd || u.movedCwd
@@ -131,21 +154,32 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 	for _, as := range inv.assigns {
 		cmd.Assigns = append(cmd.Assigns, as.text)
 	}
-	cmd.Prefix = CommandPrefix(cmd.Args)
+	cmd.Prefix = cmd.Args[0]
+	cmd.Elevated = inv.elevated
 	if !dynamic {
+		cmd.Prefix = CommandPrefix(cmd.Args)
+		asWritten := !inv.elevated && !inv.movedCwd && !inv.indirect && safeCommandAssigns(inv.assigns)
+		cmd.Plain = asWritten && !inv.stdinArgs
 		eff := classify(inv.args)
-		cmd.ReadOnly = eff.readOnly && !inv.elevated && !inv.movedCwd &&
-			(!inv.stdinArgs || eff.anyArgs) && safeCommandAssigns(inv.assigns)
+		cmd.ReadOnly = eff.readOnly && asWritten && (!inv.stdinArgs || eff.anyArgs) &&
+			!(optionSensitive[path.Base(cmd.Args[0])] && anyMayBeOption(inv.args[1:]))
 		if cmd.ReadOnly {
 			for _, r := range eff.reads {
-				w.addRead(r, cmd.Prefix)
+				w.addRead(locate(r, inv.span), cmd.Prefix, eff.recursive)
 			}
 		}
 		for _, t := range eff.writes {
-			w.addWrite(t, cmd.Prefix)
+			w.addWrite(locate(t, inv.span), cmd.Prefix)
+		}
+		if _, writer := writerEffect(path.Base(cmd.Args[0]), argv(inv.args)); writer && inv.stdinArgs {
+			// xargs supplies the targets: some file, no one knows which.
+			w.addWrite(word{dynamic: true, span: inv.span}, cmd.Prefix)
 		}
 		if eff.cd != nil {
-			w.st.res.Cds = append(w.st.res.Cds, *eff.cd)
+			w.st.res.Cds = append(w.st.res.Cds, eff.cd.text)
+		}
+		if eff.cwdUnknown || (eff.cd != nil && eff.cd.dynamic) {
+			w.st.res.CwdUnknown = true
 		}
 	}
 	w.st.res.Commands = append(w.st.res.Commands, cmd)
@@ -160,21 +194,26 @@ func words(list []word) []string {
 }
 
 // shell handles bash, sh and the other shells: with -c the string is parsed
-// and walked; a script file runs unknown code; no operand reads code from
-// stdin, which cannot be known.
+// and walked; a script file runs unknown code; without operands the shell
+// runs its standard input, walked when a here-document or here-string gives
+// it.
 func (w *walker) shell(inv invocation, sc scope) {
 	script, flagsEnd, mode := shellOperands(inv.args)
-	switch mode {
-	case shellScriptFile:
-		w.emit(inv, false)
-		return
-	case shellStdin:
-		w.emit(inv, true)
-		return
-	}
-	code := inv.args[script]
 	wrapper := strings.Join(words(inv.args[:flagsEnd]), " ")
-	w.parseNested(inv, code, wrapper, sc)
+	switch {
+	case mode == shellString:
+		if !w.code(inv.args[script], wrapper, inv, sc) {
+			w.emit(inv, true)
+		}
+	case mode == shellScriptFile || inv.stdin.file:
+		w.emit(inv, false)
+	case inv.stdin.code != nil:
+		if !w.code(*inv.stdin.code, wrapper, inv, sc) {
+			w.emit(inv, true)
+		}
+	default:
+		w.emit(inv, true)
+	}
 }
 
 // eval joins its arguments with spaces and runs them as code.
@@ -190,30 +229,61 @@ func (w *walker) eval(inv invocation, sc scope) {
 		}
 		parts = append(parts, a.text)
 	}
-	last := inv.args[len(inv.args)-1].span
-	code := word{text: strings.Join(parts, " "), span: Span{Start: inv.args[1].span.Start, End: last.End, Line: inv.args[1].span.Line, Col: inv.args[1].span.Col}}
-	w.parseNested(inv, code, inv.args[0].text, sc)
+	first, last := inv.args[1].span, inv.args[len(inv.args)-1].span
+	code := word{text: strings.Join(parts, " "), span: Span{Start: first.Start, End: last.End, Line: first.Line, Col: first.Col}}
+	if !w.code(code, inv.args[0].text, inv, sc) {
+		w.emit(inv, true)
+	}
 }
 
-// parseNested walks code, a string that inv runs as shell code, with
-// wrapper added to the wrappers of every command found in it.
-func (w *walker) parseNested(inv invocation, code word, wrapper string, sc scope) {
+// alias records the alias command and walks each alias value as code: a
+// later line of the same script can run it under a harmless name.
+func (w *walker) alias(inv invocation, sc scope) {
+	dynamic := false
+	for _, a := range inv.args[1:] {
+		name, value, ok := strings.Cut(a.text, "=")
+		if !ok {
+			continue
+		}
+		code := word{text: value, dynamic: a.dynamic, span: a.span}
+		if !w.code(code, "alias "+name, inv, sc) {
+			dynamic = true
+		}
+	}
+	w.emit(inv, dynamic)
+}
+
+// trap records the trap command and walks the code it installs.
+func (w *walker) trap(inv invocation, sc scope) {
+	ops := argv(inv.args).operands(opts{})
+	dynamic := false
+	if len(ops) >= 2 && ops[0].text != "-" && ops[0].text != "" {
+		dynamic = !w.code(ops[0], "trap", inv, sc)
+	}
+	w.emit(inv, dynamic)
+}
+
+// code walks a string that inv runs as shell code, with wrapper added to
+// the wrappers of every command found in it. It returns false when the
+// string cannot be known or parsed, and nothing was walked.
+func (w *walker) code(code word, wrapper string, inv invocation, sc scope) bool {
 	if code.dynamic || w.depth >= maxNesting {
-		w.emit(inv, true)
-		return
+		return false
 	}
 	file, err := parse(code.text)
 	if err != nil {
-		w.emit(inv, true)
-		return
+		return false
 	}
-	inner := scope{wrappers: appendWrapper(inv.wrappers, wrapper), elevated: inv.elevated || sc.elevated}
-	if len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs {
-		// The environment or directory the string runs in differs from the
-		// line's own: its commands can't be judged read-only on their own.
-		w.st.notReadOnly = true
+	indirect := len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs || inv.indirect
+	inner := scope{wrappers: appendWrapper(inv.wrappers, wrapper), elevated: inv.elevated || sc.elevated, indirect: indirect}
+	if indirect && !inv.indirect {
+		// The environment, directory or arguments the string runs with
+		// differ from the line's own: its commands can't be judged on
+		// their own.
+		w.hazardAt(hazardEnvironment, code.span)
 	}
 	w.nested(code.text, code.span).stmts(file.Stmts, inner)
+	return true
 }
 
 // find records find itself, then each command its -exec, -execdir, -ok and
@@ -225,8 +295,48 @@ func (w *walker) find(inv invocation, sc scope) {
 	w.emit(self, false)
 	for _, act := range actions {
 		sub := inv
-		sub.args = act.args
+		sub.args = foundPaths(act.args)
 		sub.wrappers = appendWrapper(inv.wrappers, strings.Join(words(inv.args[:act.start]), " "))
 		w.invoke(sub, sc)
 	}
+}
+
+// foundPaths marks the words holding find's {} placeholder dynamic: they
+// stand for whatever paths find finds.
+func foundPaths(args []word) []word {
+	out := make([]word, len(args))
+	for i, a := range args {
+		out[i] = a
+		if strings.Contains(a.text, "{}") {
+			out[i].dynamic = true
+		}
+	}
+	return out
+}
+
+// locate gives a word the analysis made up (the "." a recursive grep
+// searches) the span of its command.
+func locate(wd word, sp Span) word {
+	if wd.span == (Span{}) {
+		wd.span = sp
+	}
+	return wd
+}
+
+// optionSensitive are the read-only commands that some option or operand
+// position turns into a writer or a runner (rg --pre, sort -o, uniq in out,
+// git -c): an argument that expands to unknown options makes them unsafe.
+var optionSensitive = map[string]bool{
+	"printf": true, "date": true, "hostname": true, "read": true, "rg": true,
+	"find": true, "sort": true, "uniq": true, "sed": true, "git": true,
+	"base64": true, "xxd": true, "tree": true, "file": true, "set": true,
+}
+
+func anyMayBeOption(args []word) bool {
+	for _, a := range args {
+		if a.mayBeOption {
+			return true
+		}
+	}
+	return false
 }

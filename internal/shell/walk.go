@@ -2,6 +2,7 @@ package shell
 
 import (
 	"regexp"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -10,14 +11,14 @@ import (
 // turn; deeper ones are reported as dynamic.
 const maxNesting = 8
 
+// maxWrappers bounds how many wrappers are peeled off one command; a
+// command behind more is reported as dynamic.
+const maxWrappers = 32
+
 // state is what every walker of one Analyze call shares, including the ones
 // walking strings nested in bash -c or eval.
 type state struct {
 	res Analysis
-	// notReadOnly is set by constructs that are no command of their own but
-	// can still change state or run code: a bare PATH=… assignment, an
-	// arithmetic expression that evaluates a variable's contents.
-	notReadOnly bool
 }
 
 // walker walks one parsed source: the command line itself or a string
@@ -36,6 +37,9 @@ type walker struct {
 type scope struct {
 	wrappers []string
 	elevated bool
+	// indirect is set when the code runs with a changed environment,
+	// directory or arguments (env FOO=1 bash -c …, xargs sh -c …).
+	indirect bool
 }
 
 func newWalker(src string) *walker {
@@ -44,7 +48,7 @@ func newWalker(src string) *walker {
 
 func (w *walker) finish() *Analysis {
 	res := &w.st.res
-	res.ReadOnly = !w.st.notReadOnly && len(res.Writes) == 0
+	res.ReadOnly = len(res.Hazards) == 0 && len(res.Writes) == 0
 	for _, c := range res.Commands {
 		if c.Dynamic {
 			res.Dynamic = true
@@ -97,7 +101,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc scope) {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		w.call(c, sc)
+		w.call(c, sc, w.stdinOf(s.Redirs))
 	case *syntax.BinaryCmd:
 		w.stmt(c.X, sc)
 		w.stmt(c.Y, sc)
@@ -184,10 +188,10 @@ func (w *walker) redirect(r *syntax.Redirect, sc scope) {
 			w.addWrite(target, op)
 		}
 	case syntax.RdrInOut:
-		w.addRead(target, op)
+		w.addRead(target, op, false)
 		w.addWrite(target, op)
 	case syntax.RdrIn:
-		w.addRead(target, op)
+		w.addRead(target, op, false)
 	}
 }
 
@@ -199,8 +203,16 @@ func isFdDup(target word) bool {
 	return !target.dynamic && fdDup.MatchString(target.text)
 }
 
-// harmlessSinks are redirection targets that are no file.
-var harmlessSinks = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
+// harmlessSinks are write targets that are no file.
+var harmlessSinks = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/fd/1": true, "/dev/fd/2": true,
+}
+
+// harmlessSources are read sources that are no file and reveal nothing.
+var harmlessSources = map[string]bool{
+	"/dev/null": true, "/dev/zero": true, "/dev/random": true, "/dev/urandom": true,
+	"/dev/stdin": true, "/dev/fd/0": true, "-": true,
+}
 
 func (w *walker) addWrite(target word, op string) {
 	if !target.dynamic && harmlessSinks[target.text] {
@@ -209,8 +221,11 @@ func (w *walker) addWrite(target word, op string) {
 	w.st.res.Writes = append(w.st.res.Writes, Write{Path: target.text, Dynamic: target.dynamic, Op: op, Span: w.report(target.span)})
 }
 
-func (w *walker) addRead(target word, op string) {
-	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Op: op, Span: w.report(target.span)})
+func (w *walker) addRead(target word, op string, recursive bool) {
+	if !target.dynamic && harmlessSources[target.text] {
+		return
+	}
+	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Recursive: recursive, Op: op, Span: w.report(target.span)})
 }
 
 // substs walks the command substitutions, process substitutions and
@@ -231,26 +246,47 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 			w.arith(x.X, sc)
 			return false
 		case *syntax.ParamExp:
-			if x.Index != nil {
-				w.arith(x.Index, sc)
-			}
-			if x.Slice != nil {
-				w.arith(x.Slice.Offset, sc)
-				w.arith(x.Slice.Length, sc)
-			}
+			w.paramExp(x, sc)
+			return false
 		}
 		return true
 	})
 }
 
+// paramExp walks a parameter expansion: its index and slice are
+// arithmetic; its default, replacement and nested words may substitute.
+func (w *walker) paramExp(p *syntax.ParamExp, sc scope) {
+	w.arith(p.Index, sc)
+	if p.Slice != nil {
+		w.arith(p.Slice.Offset, sc)
+		w.arith(p.Slice.Length, sc)
+	}
+	var words []*syntax.Word
+	if p.Exp != nil {
+		words = append(words, p.Exp.Word)
+	}
+	if p.Repl != nil {
+		words = append(words, p.Repl.Orig, p.Repl.With)
+	}
+	for _, wd := range words {
+		if wd != nil {
+			w.substs(wd, sc)
+		}
+	}
+	if p.NestedParam != nil {
+		w.substs(p.NestedParam, sc)
+	}
+}
+
 // arith walks an arithmetic expression. Bash evaluates the contents of a
 // variable named in arithmetic as an expression in turn, and an array
 // subscript in those contents can run a command (x='a[$(cmd)]'; $((x))),
-// so any variable there makes the line not read-only.
+// so a variable there is a hazard.
 func (w *walker) arith(x syntax.ArithmExpr, sc scope) {
 	if x == nil {
 		return
 	}
+	flagged := false
 	syntax.Walk(x, func(node syntax.Node) bool {
 		switch n := node.(type) {
 		case *syntax.CmdSubst:
@@ -260,16 +296,32 @@ func (w *walker) arith(x syntax.ArithmExpr, sc scope) {
 			w.stmts(n.Stmts, sc)
 			return false
 		case *syntax.ParamExp:
-			if !isSpecialParam(n) {
-				w.st.notReadOnly = true
+			if !flagged && !isSpecialParam(n) {
+				flagged = true
+				w.hazard(hazardArithmetic, x)
 			}
 		case *syntax.Lit:
-			if isName(n.Value) {
-				w.st.notReadOnly = true
+			if !flagged && isName(n.Value) {
+				flagged = true
+				w.hazard(hazardArithmetic, x)
 			}
 		}
 		return true
 	})
+}
+
+// Reasons for hazards.
+const (
+	hazardArithmetic  = "arithmetic evaluates the contents of a variable as code, which can run commands"
+	hazardAssignment  = "sets a variable that changes what later commands run or read"
+	hazardEnvironment = "runs shell code in a changed environment or directory"
+	hazardDeclaration = "declares a variable whose name or value is only known at run time"
+)
+
+func (w *walker) hazard(reason string, n syntax.Node) { w.hazardAt(reason, w.span(n)) }
+
+func (w *walker) hazardAt(reason string, sp Span) {
+	w.st.res.Hazards = append(w.st.res.Hazards, Hazard{Reason: reason, Source: w.text(sp), Span: w.report(sp)})
 }
 
 // isSpecialParam reports whether p is $#, $?, $$, $! or a positional
@@ -310,7 +362,7 @@ func (w *walker) test(x syntax.TestExpr, sc scope) {
 	switch t := x.(type) {
 	case *syntax.BinaryTest:
 		if arithTestOps[t.Op] && (hasParam(t.X) || hasParam(t.Y)) {
-			w.st.notReadOnly = true
+			w.hazard(hazardArithmetic, t)
 		}
 		w.test(t.X, sc)
 		w.test(t.Y, sc)
@@ -346,11 +398,11 @@ func (w *walker) decl(d *syntax.DeclClause, sc scope) {
 	for _, a := range d.Args {
 		w.assignSubsts(a, sc)
 		if a.Name != nil && !safeBareAssignment(a.Name.Value) {
-			w.st.notReadOnly = true
+			w.hazard(hazardAssignment, a)
 		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if v := w.literal(a.Value); v.dynamic {
-				w.st.notReadOnly = true
+				w.hazard(hazardDeclaration, a)
 			}
 		}
 	}
@@ -372,4 +424,47 @@ func appendWrapper(list []string, wrapper string) []string {
 	out := make([]string, 0, len(list)+1)
 	out = append(out, list...)
 	return append(out, wrapper)
+}
+
+// stdinOf returns the standard input the last input redirection of a
+// statement gives it.
+func (w *walker) stdinOf(redirs []*syntax.Redirect) stdinSource {
+	var in stdinSource
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			body := w.hdocBody(r)
+			in = stdinSource{code: &body}
+		case syntax.WordHdoc:
+			body := w.literal(r.Word)
+			in = stdinSource{code: &body}
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			in = stdinSource{file: true}
+		}
+	}
+	return in
+}
+
+// hdocBody is the text of a here-document: taken as is when its delimiter
+// is quoted, with $ \` \\ and newline escapes removed otherwise; any
+// expansion in an unquoted body makes it dynamic.
+func (w *walker) hdocBody(r *syntax.Redirect) word {
+	if r.Hdoc == nil {
+		return word{span: w.span(r)}
+	}
+	sp := w.span(r.Hdoc)
+	quoted := r.Word != nil && (len(r.Word.Parts) != 1 || strings.Contains(r.Word.Lit(), "\\") || r.Word.Lit() == "")
+	var sb strings.Builder
+	for _, part := range r.Hdoc.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			return word{text: w.text(sp), dynamic: true, mayBeOption: true, span: sp}
+		}
+		if quoted {
+			sb.WriteString(lit.Value)
+		} else {
+			sb.WriteString(unescapeHeredoc(lit.Value))
+		}
+	}
+	return word{text: sb.String(), span: sp}
 }

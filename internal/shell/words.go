@@ -11,7 +11,11 @@ import (
 type word struct {
 	text    string
 	dynamic bool
-	span    Span
+	// mayBeOption is set when expansion could turn the word into an option
+	// or into several words: it starts with an expansion or a glob, or holds
+	// an unquoted expansion that word splitting could break up.
+	mayBeOption bool
+	span        Span
 }
 
 // literal evaluates w: quote removal, backslash escapes and ANSI-C quoting are
@@ -21,12 +25,21 @@ type word struct {
 func (w *walker) literal(wd *syntax.Word) word {
 	sp := w.span(wd)
 	var sb strings.Builder
-	dynamic := false
+	dynamic, splits := false, false
+	staticPrefix := ""
+	markDynamic := func() {
+		if !dynamic {
+			staticPrefix = sb.String()
+		}
+		dynamic = true
+	}
 	for _, part := range wd.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if hasUnquotedExpansion(p.Value) {
-				dynamic = true
+			if at := unquotedExpansionAt(p.Value, len(wd.Parts) > 1); at >= 0 {
+				sb.WriteString(unescapeUnquoted(p.Value[:at]))
+				markDynamic()
+				continue
 			}
 			sb.WriteString(unescapeUnquoted(p.Value))
 		case *syntax.SglQuoted:
@@ -39,46 +52,55 @@ func (w *walker) literal(wd *syntax.Word) word {
 			for _, inner := range p.Parts {
 				lit, ok := inner.(*syntax.Lit)
 				if !ok {
-					dynamic = true
+					markDynamic()
 					continue
 				}
 				sb.WriteString(unescapeDoubleQuoted(lit.Value))
 			}
+		case *syntax.ProcSubst:
+			markDynamic()
 		default:
-			dynamic = true
+			markDynamic()
+			splits = true
 		}
 	}
 	if dynamic {
-		return word{text: w.text(sp), dynamic: true, span: sp}
+		mayBeOption := splits || staticPrefix == "" || strings.HasPrefix(staticPrefix, "-")
+		return word{text: w.text(sp), dynamic: true, mayBeOption: mayBeOption, span: sp}
 	}
 	return word{text: sb.String(), span: sp}
 }
 
-// hasUnquotedExpansion reports whether an unquoted literal would be expanded
-// by the shell: an unescaped glob character or a brace list/sequence.
-func hasUnquotedExpansion(s string) bool {
-	braceOpen := false
+// unquotedExpansionAt returns the index of the first character of an
+// unquoted literal that the shell would expand (an unescaped glob
+// character or a brace list or sequence), or -1. A lone "[" or "[[" word is
+// the test command, no glob.
+func unquotedExpansionAt(s string, partOfLargerWord bool) int {
+	if !partOfLargerWord && (s == "[" || s == "[[") {
+		return -1
+	}
+	braceOpen := -1
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
 			i++
 		case '*', '?', '[':
-			return true
+			return i
 		case '{':
-			braceOpen = true
+			braceOpen = i
 		case ',':
-			if braceOpen {
-				return true
+			if braceOpen >= 0 {
+				return braceOpen
 			}
 		case '.':
-			if braceOpen && i+1 < len(s) && s[i+1] == '.' {
-				return true
+			if braceOpen >= 0 && i+1 < len(s) && s[i+1] == '.' {
+				return braceOpen
 			}
 		case '}':
-			braceOpen = false
+			braceOpen = -1
 		}
 	}
-	return false
+	return -1
 }
 
 // unescapeUnquoted removes the backslashes of an unquoted literal: "\x" is
@@ -102,13 +124,19 @@ func unescapeUnquoted(s string) string {
 
 // unescapeDoubleQuoted removes the backslashes that are special inside
 // double quotes: before $, `, ", \ and newline.
-func unescapeDoubleQuoted(s string) string {
+func unescapeDoubleQuoted(s string) string { return unescapeBefore(s, "$`\"\\\n") }
+
+// unescapeHeredoc removes the backslashes that are special in a
+// here-document with an unquoted delimiter: before $, `, \ and newline.
+func unescapeHeredoc(s string) string { return unescapeBefore(s, "$`\\\n") }
+
+func unescapeBefore(s, specials string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(specials, s[i+1]) >= 0 {
 			i++
 			if s[i] == '\n' {
 				continue

@@ -72,7 +72,7 @@ func (o optionSpec) scan(args []word, from int) int {
 		}
 		i++
 	}
-	return i
+	return min(i, len(args))
 }
 
 func containsString(list []string, s string) bool {
@@ -100,7 +100,12 @@ var wrappers = map[string]func(args []word) unwrapped{
 	"exec":    unwrapExec,
 	"time":    unwrapTime,
 	"xargs":   unwrapXargs,
-	"watch":   simpleWrapper(optionSpec{withValue: "nqd", longValue: []string{"--interval", "--differences", "--equexit"}}),
+	"watch":   simpleWrapper(optionSpec{withValue: "nq", longValue: []string{"--interval", "--equexit"}}),
+	// macOS and moreutils/expect helpers that run their operand unchanged.
+	"caffeinate": simpleWrapper(optionSpec{withValue: "wt"}),
+	"chronic":    simpleWrapper(optionSpec{}),
+	"unbuffer":   simpleWrapper(optionSpec{}),
+	"pkexec":     elevatedWrapper(optionSpec{longValue: []string{"--user"}}),
 }
 
 func simpleWrapper(o optionSpec) func([]word) unwrapped {
@@ -181,14 +186,14 @@ func unwrapNice(args []word) unwrapped {
 		}
 		i++
 	}
-	return unwrapped{inner: i}
+	return unwrapped{inner: min(i, len(args))}
 }
 
 func unwrapSudo(args []word) unwrapped {
 	o := optionSpec{
 		withValue:  "ugUpCDhrtTR",
 		longValue:  []string{"--user", "--group", "--other-user", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot"},
-		standalone: "elvkKV",
+		standalone: "elvKV",
 		longAlone:  []string{"--edit", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version"},
 	}
 	u := unwrapped{inner: o.scan(args, 1), elevated: true}
@@ -278,8 +283,9 @@ func shellOperands(args []word) (script, flagsEnd int, mode shellMode) {
 			i++
 		}
 	}
+	i = min(i, len(args))
 	switch {
-	case i >= len(args):
+	case i == len(args):
 		return 0, i, shellStdin
 	case cmdMode:
 		return i, i, shellString

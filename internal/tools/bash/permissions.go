@@ -41,6 +41,9 @@ func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.Permissio
 // variable or substitution cannot be judged. It returns the first path that
 // is outside or cannot be judged, and false; or "", true.
 func pathOutside(env *tool.Env, a *shell.Analysis) (string, bool) {
+	if a.CwdUnknown && len(a.Reads) > 0 {
+		return "a path relative to a directory known only when the command runs", false
+	}
 	bases := []string{env.Cwd}
 	for _, cd := range a.Cds {
 		dir, ok := resolve(env.Cwd, cd)

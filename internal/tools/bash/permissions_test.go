@@ -70,6 +70,8 @@ func TestCheckPermissions(t *testing.T) {
 		{"ls */../../x", tool.Ask},
 		{"cat {/etc/passwd,a}", tool.Ask},
 		{"cd - && ls", tool.Ask},
+		{`cd "$DIR" && cat a.txt`, tool.Ask},
+		{"pushd sub >/dev/null && popd >/dev/null && cat a.txt", tool.Ask},
 		{"rm a.txt", tool.Passthrough},
 		{"echo x > a.txt", tool.Passthrough},
 		{"npm test", tool.Passthrough},
