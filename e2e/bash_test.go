@@ -185,20 +185,23 @@ func TestBashInterruptKillsTheCommandWithinASecond(t *testing.T) {
 	interrupted := time.Now()
 	done := make(chan error)
 	go func() { done <- cmd.Wait() }()
+	for psRunning(t, marker) && time.Since(interrupted) < 5*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The command ignores SIGTERM: it is gone once the SIGKILL that follows
+	// the half-second grace has reached it.
+	if d := time.Since(interrupted); d > time.Second {
+		t.Errorf("the command ran %v after SIGINT", d)
+	}
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("the binary did not stop on SIGINT")
 	}
-	if d := time.Since(interrupted); d > time.Second {
-		t.Errorf("the binary took %v to exit after SIGINT", d)
-	}
+	t.Logf("command gone and binary exited %v after SIGINT", time.Since(interrupted).Round(time.Millisecond))
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Errorf("exit code %d, want 130", code)
-	}
-	if psRunning(t, marker) {
-		t.Errorf("%q survived the interrupt", marker)
 	}
 }
 

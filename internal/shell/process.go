@@ -13,13 +13,13 @@ const TerminateGrace = 500 * time.Millisecond
 // process group and session, then, after grace or as soon as none of them
 // runs, SIGKILL to whatever is left. It returns when bash has exited.
 func (p *Process) Terminate(grace time.Duration) {
-	signalSession(p.pid, syscall.SIGTERM)
+	pids := signalSession(syscall.SIGTERM, p.pid)
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	poll := time.NewTicker(10 * time.Millisecond)
 	defer poll.Stop()
 wait:
-	for groupAlive(p.pid) {
+	for anyAlive(p.pid, pids) {
 		select {
 		case <-deadline.C:
 			break wait
@@ -32,14 +32,14 @@ wait:
 // Kill sends SIGKILL to the command's process group and to every process left
 // in its session, such as `sleep 1000 &`, and returns when bash has exited.
 func (p *Process) Kill() {
-	KillGroup(p.pid)
+	KillGroups(p.pid)
 	<-p.exited
 }
 
-// KillGroup sends SIGKILL to the process group and the session led by pid:
-// what a command started by Start left behind, even after bash has exited.
-func KillGroup(pid int) {
-	signalSession(pid, syscall.SIGKILL)
+// KillGroups sends SIGKILL to the process groups and sessions led by pids:
+// what commands started by Start left behind, even after bash has exited.
+func KillGroups(pids ...int) {
+	signalSession(syscall.SIGKILL, pids...)
 }
 
 // GroupGone reports, with one signal 0, that no process is left in the

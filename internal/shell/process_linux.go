@@ -2,26 +2,44 @@ package shell
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 )
 
-// signalSession sends sig to every process of the session sid: the process
-// group and children that moved to a group of their own (`set -m` jobs) but
-// stayed in the command's session. Only a process that starts a new session
-// escapes it.
-func signalSession(sid int, sig syscall.Signal) {
-	_ = syscall.Kill(-sid, sig)
+// signalSession sends sig to every process of the sessions or groups sids:
+// the process groups, and children that moved to a group of their own (`set
+// -m` jobs) but stayed in the command's session. Only a process that starts a
+// new session escapes it. It returns the processes it found.
+func signalSession(sig syscall.Signal, sids ...int) []int {
+	for _, sid := range sids {
+		_ = syscall.Kill(-sid, sig)
+	}
+	var found []int
 	for _, p := range processes() {
-		if p.session == sid || p.group == sid {
+		if slices.Contains(sids, p.session) || slices.Contains(sids, p.group) {
 			_ = syscall.Kill(p.pid, sig)
+			found = append(found, p.pid)
 		}
 	}
+	return found
+}
+
+// anyAlive reports whether one of pids still runs in the session or group sid;
+// zombies waiting for init to reap them do not count, nor a pid reused by
+// another process since.
+func anyAlive(sid int, pids []int) bool {
+	for _, pid := range pids {
+		if p, ok := readStat(pid); ok && p.state != 'Z' && (p.session == sid || p.group == sid) {
+			return true
+		}
+	}
+	return false
 }
 
 // groupAlive reports whether a process of the session or group sid is still
-// running; zombies waiting for init to reap them do not count.
+// running; zombies do not count.
 func groupAlive(sid int) bool {
 	for _, p := range processes() {
 		if (p.session == sid || p.group == sid) && p.state != 'Z' {

@@ -7,11 +7,16 @@ import (
 	"syscall"
 )
 
-// signalSession signals the process group; there is no portable way to list
+// signalSession signals the process groups; there is no portable way to list
 // the other processes of a session.
-func signalSession(sid int, sig syscall.Signal) {
-	_ = syscall.Kill(-sid, sig)
+func signalSession(sig syscall.Signal, sids ...int) []int {
+	for _, sid := range sids {
+		_ = syscall.Kill(-sid, sig)
+	}
+	return nil
 }
+
+func anyAlive(sid int, _ []int) bool { return groupAlive(sid) }
 
 func groupAlive(pid int) bool {
 	err := syscall.Kill(-pid, 0)

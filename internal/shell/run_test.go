@@ -42,7 +42,7 @@ func run(t *testing.T, spec Spec) (Exit, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { KillGroup(p.Pid()) })
+	t.Cleanup(func() { KillGroups(p.Pid()) })
 	select {
 	case <-p.Done():
 	case <-time.After(10 * time.Second):
@@ -256,7 +256,7 @@ func TestChildLeftRunningDoesNotHoldTheResult(t *testing.T) {
 	}
 }
 
-func TestKillGroupAfterExitKillsLeftovers(t *testing.T) {
+func TestKillGroupsAfterExitKillsLeftovers(t *testing.T) {
 	var out buffer
 	p, err := Start(Spec{Command: "sleep 1000 & nohup sleep 999 >/dev/null 2>&1 & echo ok", Dir: t.TempDir(), Output: &out})
 	if err != nil {
@@ -266,10 +266,10 @@ func TestKillGroupAfterExitKillsLeftovers(t *testing.T) {
 	if !GroupAlive(p.Pid()) {
 		t.Fatal("the children are not running after bash exited")
 	}
-	KillGroup(p.Pid())
+	KillGroups(p.Pid())
 	waitGone(t, p.Pid())
 	if GroupAlive(p.Pid()) {
-		t.Error("GroupAlive after KillGroup")
+		t.Error("GroupAlive after KillGroups")
 	}
 }
 

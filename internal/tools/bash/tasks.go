@@ -271,9 +271,7 @@ func (m *manager) close() {
 		wg.Go(func() { t.proc.Terminate(closeGrace) })
 	}
 	wg.Wait()
-	for _, pid := range groups {
-		shell.KillGroup(pid)
-	}
+	shell.KillGroups(groups...)
 	for _, t := range runningTasks {
 		<-t.done
 	}
