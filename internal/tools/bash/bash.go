@@ -81,7 +81,12 @@ const description = `Runs a bash command and returns its output (stdout and stde
 - Quote paths that contain spaces. Chain dependent commands with &&; make independent calls in parallel instead.
 - Git: commit or push only when the user asks; never use interactive flags (-i); do not commit files that likely hold secrets (.env, credentials).`
 
+// analysis analyses the command; nil for a command that does not parse, or
+// for no command at all (the tools listing asks with the zero input).
 func analysis(in Input) *shell.Analysis {
+	if strings.TrimSpace(in.Command) == "" {
+		return nil
+	}
 	a, err := shell.Analyze(in.Command)
 	if err != nil {
 		return nil

@@ -25,6 +25,7 @@ func TestFlagsFollowTheAnalysis(t *testing.T) {
 		{"npm test", false, false},
 		{"find . -name '*.go' -delete", false, false},
 		{"echo 'unclosed", false, false},
+		{"", false, false},
 	}
 	for _, tt := range tests {
 		c, err := Tool.Parse(json.RawMessage(`{"command":` + quote(tt.command) + `}`))
