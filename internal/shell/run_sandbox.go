@@ -30,6 +30,7 @@ type SandboxStatus struct {
 // Available reports whether commands can be sandboxed.
 func (s SandboxStatus) Available() bool { return s.Err == nil }
 
+// String says whether the sandbox is available, and why not.
 func (s SandboxStatus) String() string {
 	if s.Err != nil {
 		return "unavailable: " + s.Err.Error()
