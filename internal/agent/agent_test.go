@@ -398,3 +398,64 @@ func TestSessionNoticesAndCwdReachTheNextTurn(t *testing.T) {
 		t.Errorf("second call %q, want it to run in the cwd the first one set", got)
 	}
 }
+
+type printInput struct {
+	Chars int    `json:"chars" jsonschema_description:"how many characters to print"`
+	Fail  string `json:"fail,omitempty" jsonschema_description:"fail with this output instead"`
+}
+
+// printer returns as many characters as asked, under a limit of 100.
+func printer(limit int) tool.Tool {
+	return tool.MustBuild(tool.Def[printInput, string]{
+		Name: "Print", Description: "prints characters", MaxResultSizeChars: limit,
+		IsReadOnly: tool.Always[printInput], IsConcurrencySafe: tool.Always[printInput],
+		Call: func(_ context.Context, in printInput, _ *tool.Env, _ tool.Progress) (string, error) {
+			if in.Fail != "" {
+				return "", &tool.OutputError{Text: in.Fail}
+			}
+			return strings.Repeat("x", in.Chars), nil
+		},
+	})
+}
+
+func TestExecutorStoresLargeResultsAndPassesOutputErrors(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("MINI_CLAUDE_HOME", home)
+	tests := []struct {
+		name, input string
+		limit       int
+		want        string
+		wantError   bool
+	}{
+		{"within the limit", `{"chars":100}`, 100, strings.Repeat("x", 100), false},
+		{"over the limit", `{"chars":101}`, 100, "<persisted-output>\nOutput too large (101 bytes). Full output saved to: ", false},
+		{"unlimited", `{"chars":5000}`, tool.Unlimited, strings.Repeat("x", 5000), false},
+		{"empty", `{"chars":0}`, 100, "(Print completed with no output)", false},
+		{"output error", `{"chars":0,"fail":"Exit code 2\nls: cannot access 'x'"}`, 100, "Exit code 2\nls: cannot access 'x'", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.srv.Push(
+				llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("toolu_p", "Print", tt.input)}},
+				llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("ok")}},
+			)
+			h.agent(t, func(o *agent.Options) {
+				o.Tools = []tool.Tool{printer(tt.limit)}
+				o.Env.SessionID = "s1"
+			}).Run(context.Background(), "print")
+			result := h.results(t, 1)[0]
+			got := resultText(result)
+			if !strings.HasPrefix(got, tt.want) || result.IsError != tt.wantError {
+				t.Fatalf("result %q (error %v), want it to start with %q (error %v)", got, result.IsError, tt.want, tt.wantError)
+			}
+			if !strings.Contains(got, "<persisted-output>") {
+				return
+			}
+			path := filepath.Join(home, "projects", strings.NewReplacer("/", "-", "_", "-", ".", "-").Replace(h.cwd), "s1", "tool-results", "toolu_p.txt")
+			if data, err := os.ReadFile(path); err != nil || string(data) != strings.Repeat("x", 101) || !strings.Contains(got, path) {
+				t.Errorf("stored file %s: %v, %d bytes; result %q", path, err, len(data), got)
+			}
+		})
+	}
+}

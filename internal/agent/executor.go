@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
@@ -116,19 +118,33 @@ func (a *Agent) runCall(ctx context.Context, p *pending) (llm.ContentBlock, *Den
 	a.emit(ToolStarted{ID: p.use.ID, Name: p.call.Tool().Name()})
 	started := time.Now()
 	res, err := a.invoke(ctx, p, &env)
+	var output *tool.OutputError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return a.finish(p, interruptedResult(p.use.ID), time.Since(started)), nil
+	case errors.As(err, &output):
+		return a.finish(p, plainError(p.use.ID, output.Text), time.Since(started)), nil
 	case err != nil:
 		return a.finish(p, errorResult(p.use.ID, err.Error()), time.Since(started)), nil
 	}
 	content := res.Content
-	if len(content) == 0 {
-		content = []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("%s completed with no output.", p.call.Tool().Name()))}
+	if isEmpty(content) {
+		content = []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("(%s completed with no output)", p.call.Tool().Name()))}
 	}
+	content = resultstore.Fit(&env, content, p.call.Tool().MaxResultSizeChars())
 	result := llm.ToolResultBlock(p.use.ID, content, false)
 	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: res.Output, Duration: time.Since(started)})
 	return result, nil
+}
+
+// isEmpty reports whether content says nothing: no blocks, or only blank text.
+func isEmpty(content []llm.ContentBlock) bool {
+	for _, b := range content {
+		if b.Type != llm.BlockText || strings.TrimSpace(b.Text) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // authorize decides whether the call may run, asking the Prompter when the

@@ -115,7 +115,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
 	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f))
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f))
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 // clean-ups that run when the session ends. It is safe for concurrent use.
 type Session struct {
 	mu       sync.Mutex
+	original string
 	cwd      string
 	values   map[any]any
 	notices  []string
@@ -19,7 +20,13 @@ type Session struct {
 
 // NewSession returns the state of a session that starts in cwd.
 func NewSession(cwd string) *Session {
-	return &Session{cwd: cwd, values: map[any]any{}}
+	return &Session{original: cwd, cwd: cwd, values: map[any]any{}}
+}
+
+// OriginalCwd returns the directory the session started in: the project's
+// root, one of the allowed directories however cd has moved Cwd since.
+func (s *Session) OriginalCwd() string {
+	return s.original
 }
 
 // Cwd returns the session's current working directory.

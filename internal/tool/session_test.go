@@ -26,8 +26,8 @@ func TestSessionValueIsCreatedOnce(t *testing.T) {
 func TestSessionCwdNoticesAndClose(t *testing.T) {
 	s := NewSession("/work")
 	s.SetCwd("/work/sub")
-	if s.Cwd() != "/work/sub" {
-		t.Errorf("Cwd = %q", s.Cwd())
+	if s.Cwd() != "/work/sub" || s.OriginalCwd() != "/work" {
+		t.Errorf("Cwd = %q, OriginalCwd = %q", s.Cwd(), s.OriginalCwd())
 	}
 	s.Notify("task 1 finished")
 	s.Notify("task 2 finished")

@@ -81,6 +81,15 @@ type Result struct {
 	Content []llm.ContentBlock
 }
 
+// OutputError is a failed call whose text reaches the model as it is, with
+// is_error set but without the <tool_use_error> wrapper of other failures: a
+// command's own output when it exits non-zero, as Claude Code sends it.
+type OutputError struct {
+	Text string
+}
+
+func (e *OutputError) Error() string { return e.Text }
+
 // Env is the per-call snapshot of the session a tool runs in.
 type Env struct {
 	// Cwd is the session's working directory when the call started; relative

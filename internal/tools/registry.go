@@ -10,6 +10,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/bash"
 	"github.com/mini-claude/mini-claude/internal/tools/edit"
 	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
@@ -25,6 +26,7 @@ var SimpleTools = []string{"Bash", "Edit", "Read"}
 // builtins holds the built-in tools, sorted by package name; each built-in
 // tool package adds itself here, the one source of truth.
 var builtins = []tool.Tool{
+	bash.Tool, bash.TaskOutput, bash.TaskStop,
 	edit.Tool,
 	notebookedit.Tool,
 	read.Tool,

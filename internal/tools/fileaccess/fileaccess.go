@@ -29,9 +29,14 @@ func Resolve(env *tool.Env, path string) string {
 }
 
 // AllowedDirs returns the directories the session may use without asking: the
-// working directory and the --add-dir directories.
+// directory the session started in (Bash's cd moves Cwd, not this) and the
+// --add-dir directories.
 func AllowedDirs(env *tool.Env) []string {
-	return append([]string{env.Cwd}, env.AdditionalDirs...)
+	root := env.Cwd
+	if env.Session != nil {
+		root = env.Session.OriginalCwd()
+	}
+	return append([]string{root}, env.AdditionalDirs...)
 }
 
 // Inside reports whether the absolute path lies within one of the allowed

@@ -46,6 +46,18 @@ func TestInsideFollowsSymlinksAndDotDot(t *testing.T) {
 	}
 }
 
+func TestAllowedDirsKeepTheSessionRootAfterCd(t *testing.T) {
+	root := t.TempDir()
+	extra := t.TempDir()
+	os.Mkdir(filepath.Join(root, "sub"), 0o755)
+	session := tool.NewSession(root)
+	session.SetCwd(extra)
+	env := &tool.Env{Cwd: session.Cwd(), AdditionalDirs: []string{extra}, Session: session}
+	if !Inside(env, filepath.Join(root, "sub", "a.go")) || !Inside(env, filepath.Join(extra, "b.go")) {
+		t.Errorf("after cd into an added directory, AllowedDirs = %v lost the project root", AllowedDirs(env))
+	}
+}
+
 func TestWriteAtomicKeepsModeAndCreatesParents(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "run.sh")

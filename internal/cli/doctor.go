@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/shell"
+)
+
+// finding is one line of the doctor's report; a problem is something a run
+// needs, a note something that works less well than it could.
+type finding struct {
+	name, value   string
+	problem, note bool
+}
+
+// newCmdDoctor reports what mini-claude finds about the machine: the facts a
+// failing run most often comes down to, each checked in milliseconds.
+func newCmdDoctor(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the installation: bash, the sandbox, the per-user folder, credentials",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			findings := diagnose(cmd.Context(), f)
+			w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+			problems := 0
+			for _, d := range findings {
+				mark := "ok"
+				switch {
+				case d.problem:
+					mark, problems = "PROBLEM", problems+1
+				case d.note:
+					mark = "note"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\n", d.name, mark, d.value)
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if problems > 0 {
+				return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%d problem(s) found; see the lines marked PROBLEM", problems)}
+			}
+			return nil
+		},
+	}
+}
+
+func diagnose(ctx context.Context, f *Factory) []finding {
+	cwd, err := f.Getwd()
+	if err != nil {
+		cwd = "unknown: " + err.Error()
+	}
+	return []finding{
+		{name: "Platform", value: platform()},
+		{name: "Working directory", value: cwd},
+		bashFinding(ctx),
+		sandboxFinding(),
+		homeFinding(),
+		credentialsFinding(f.Getenv),
+		toolFinding("ripgrep", "rg", "the Grep tool needs it"),
+		toolFinding("git", "git", "git context in the system prompt needs it"),
+	}
+}
+
+func platform() string {
+	p := runtime.GOOS + "/" + runtime.GOARCH + ", " + runtime.Version()
+	if release, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		p += ", kernel " + strings.TrimSpace(string(release))
+	}
+	return p
+}
+
+func bashFinding(ctx context.Context) finding {
+	path, err := exec.LookPath("bash")
+	if err != nil {
+		return finding{name: "bash", value: "not found on PATH: the Bash tool cannot run commands; install bash", problem: true}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "-c", `echo "$BASH_VERSION"`).Output()
+	if err != nil {
+		return finding{name: "bash", value: path + " does not run: " + err.Error(), problem: true}
+	}
+	return finding{name: "bash", value: path + " " + strings.TrimSpace(string(out))}
+}
+
+// sandboxFinding reports the write sandbox; its absence is a fact, not a
+// problem: commands still run, without the restriction.
+func sandboxFinding() finding {
+	status := shell.ProbeSandbox()
+	if !status.Available() {
+		return finding{name: "Sandbox", value: status.String() + "; Bash commands run without a sandbox", note: true}
+	}
+	return finding{name: "Sandbox", value: status.String()}
+}
+
+func homeFinding() finding {
+	home := config.Home()
+	if home == "" {
+		return finding{name: "Per-user folder", value: "no home directory: set " + config.HomeEnv, problem: true}
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return finding{name: "Per-user folder", value: home + " cannot be created: " + err.Error(), problem: true}
+	}
+	probe, err := os.CreateTemp(home, ".doctor-*")
+	if err != nil {
+		return finding{name: "Per-user folder", value: home + " is not writable: " + err.Error(), problem: true}
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return finding{name: "Per-user folder", value: home + " (writable)"}
+}
+
+func credentialsFinding(getenv func(string) string) finding {
+	source := keySource(getenv)
+	if source == "none" {
+		return finding{name: "Credentials", value: "none: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)", problem: true}
+	}
+	value := source + " is set"
+	if url := getenv("ANTHROPIC_BASE_URL"); url != "" {
+		value += ", ANTHROPIC_BASE_URL=" + url
+	}
+	return finding{name: "Credentials", value: value}
+}
+
+func toolFinding(name, program, why string) finding {
+	path, err := exec.LookPath(program)
+	if err != nil {
+		return finding{name: name, value: "not found on PATH (" + why + ")", note: true}
+	}
+	return finding{name: name, value: path}
+}

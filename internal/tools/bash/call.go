@@ -1,0 +1,186 @@
+package bash
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/resultstore"
+	"github.com/mini-claude/mini-claude/internal/shell"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+)
+
+// Progress is the data of the progress events a running command reports each second.
+type Progress struct {
+	Elapsed     time.Duration
+	OutputBytes int64
+}
+
+// sandboxStatus is where the calls learn whether commands can be sandboxed; a
+// variable so tests can see the session without one.
+var sandboxStatus = shell.ProbeSandbox
+
+// progressEvery is how often a running command reports progress.
+const progressEvery = time.Second
+
+func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) (Output, error) {
+	m := managerOf(env.Session)
+	m.noticeSandbox()
+	dir, reset := workingDir(env)
+	spec := shell.Spec{Command: in.Command, Dir: dir, Env: os.Environ()}
+	sandboxed := !in.DangerouslyDisableSandbox && sandboxStatus().Available()
+	if sandboxed {
+		spec.Sandbox = &shell.Sandbox{Writable: fileaccess.AllowedDirs(env)}
+	}
+	out := newOutputLog(maxResultChars, func() (*os.File, error) { return resultstore.Create(env, env.ToolUseID) })
+	t, err := m.start(spec, in.Command, in.Description, out)
+	if err != nil {
+		return Output{}, fmt.Errorf("the command could not start: %w", err)
+	}
+	foreground, background := timeouts(in)
+	if in.RunInBackground && m.toBackground(t, background) {
+		return m.backgrounded(t, sandboxed, ""), nil
+	}
+	timer := time.NewTimer(foreground)
+	defer timer.Stop()
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			defer out.Close()
+			return finished(t, env, sandboxed, reset)
+		case <-ctx.Done():
+			m.stop(t, "interrupted")
+			out.Close()
+			return Output{}, fmt.Errorf("the command was interrupted: %w", ctx.Err())
+		case <-timer.C:
+			if m.toBackground(t, background) {
+				return m.backgrounded(t, sandboxed, fmt.Sprintf("%ds", max(1, int(foreground.Round(time.Second).Seconds())))), nil
+			}
+		case <-tick.C:
+			progress(tool.ProgressEvent{Message: out.LastLine(), Data: Progress{Elapsed: time.Since(t.started), OutputBytes: out.Size()}})
+		}
+	}
+}
+
+// noticeSandbox tells the model, once per session, that commands run without the sandbox.
+func (m *manager) noticeSandbox() {
+	m.noticed.Do(func() {
+		if status := sandboxStatus(); !status.Available() {
+			m.session.Notify(fmt.Sprintf("Bash commands in this session run without a sandbox (%v): they can write anywhere the user can.", status.Err))
+		}
+	})
+}
+
+// workingDir returns the directory to run in: the session's, or the original
+// one when the session's has disappeared.
+func workingDir(env *tool.Env) (string, bool) {
+	if info, err := os.Stat(env.Cwd); err == nil && info.IsDir() {
+		return env.Cwd, false
+	}
+	original := env.Session.OriginalCwd()
+	env.Session.SetCwd(original)
+	return original, true
+}
+
+// finished renders a command that ended in the foreground, moving the
+// session's directory to where a successful command ended.
+func finished(t *task, env *tool.Env, sandboxed, reset bool) (Output, error) {
+	exit := t.exit
+	v, _ := t.out.Since(0)
+	body := renderView(v)
+	res := Output{ExitCode: exit.Code, Sandboxed: sandboxed, CwdReset: reset}
+	if v.persisted != nil {
+		res.OutputPath = v.persisted.Path
+	}
+	if exit.Code == 0 && exit.Dir != "" && exit.Dir != env.Cwd {
+		if fileaccess.Inside(env, exit.Dir) {
+			env.Session.SetCwd(exit.Dir)
+		} else {
+			env.Session.SetCwd(env.Session.OriginalCwd())
+			res.CwdReset = true
+		}
+	}
+	var notes []string
+	if res.CwdReset {
+		notes = append(notes, "Shell cwd was reset to "+env.Session.OriginalCwd())
+	}
+	if sandboxed && exit.Code != 0 && deniedBySandbox(body) {
+		notes = append(notes, fmt.Sprintf("[The sandbox lets commands write only inside %s and the temporary directories. If this command must write elsewhere, run it again with dangerouslyDisableSandbox: true; the user will be asked.]",
+			strings.Join(fileaccess.AllowedDirs(env), ", ")))
+	}
+	res.Text = strings.Join(append(nonEmpty(body), notes...), "\n")
+	if exit.Code != 0 {
+		return res, &tool.OutputError{Text: strings.Join(append([]string{fmt.Sprintf("Exit code %d", exit.Code)}, nonEmpty(res.Text)...), "\n")}
+	}
+	if res.Text == "" {
+		res.Text = "(Bash completed with no output)"
+	}
+	return res, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// deniedBySandbox reports whether a failure looks like a write the sandbox refused.
+func deniedBySandbox(output string) bool {
+	return strings.Contains(output, "Permission denied") || strings.Contains(output, "Operation not permitted") ||
+		strings.Contains(output, "Read-only file system")
+}
+
+// renderView gives the model a part of the output: the text without leading
+// blank lines and trailing white space, or the preview of a large part.
+func renderView(v view) string {
+	if v.persisted == nil {
+		return trimBlankLines(v.text)
+	}
+	p := *v.persisted
+	p.Head = trimBlankLines(p.Head)
+	p.Tail = strings.TrimRight(p.Tail, " \t\r\n")
+	return p.String()
+}
+
+// trimBlankLines removes the blank lines before the first line with text, and
+// all white space after the last, keeping the first line's indentation.
+func trimBlankLines(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	for {
+		line, rest, found := strings.Cut(s, "\n")
+		if !found || strings.TrimSpace(line) != "" {
+			return s
+		}
+		s = rest
+	}
+}
+
+// backgrounded renders a command that went to the background: started there,
+// or moved there at its timeout (after is the timeout, then), with its output so far.
+func (m *manager) backgrounded(t *task, sandboxed bool, after string) Output {
+	path := t.out.Path()
+	where := "Output is being written to: " + path + "."
+	if path == "" {
+		where = "Its output could not be written to a file; TaskOutput still shows its start and end."
+	}
+	var b strings.Builder
+	if after == "" {
+		fmt.Fprintf(&b, "Command running in background with ID: %s. %s You will be notified when it completes. Use TaskOutput to read its output as it runs and TaskStop to stop it.", t.id, where)
+	} else {
+		fmt.Fprintf(&b, "Command did not complete within its %s timeout and was moved to the background (ID: %s). %s You will be notified when it completes. It is running now: do not start a second copy while it runs. If it is no longer needed, stop it with TaskStop.", after, t.id, where)
+		v, end := t.out.Since(0)
+		if so := renderView(v); so != "" {
+			fmt.Fprintf(&b, "\n\nOutput so far:\n%s", so)
+		}
+		m.mu.Lock()
+		t.readOffset = end
+		m.mu.Unlock()
+	}
+	return Output{Text: b.String(), ExitCode: -1, TaskID: t.id, OutputPath: path, Sandboxed: sandboxed}
+}

@@ -1,0 +1,213 @@
+package bash
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mini-claude/mini-claude/internal/resultstore"
+	"github.com/mini-claude/mini-claude/internal/shell"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+)
+
+// checkPermissions is Bash's own part of the decision: running without the
+// sandbox is asked. Everything the command line touches is reported by
+// accesses and judged by the permission rules.
+func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
+	if in.DangerouslyDisableSandbox && sandboxStatus().Available() {
+		return tool.PermissionResult{Behavior: tool.Ask, Subject: in.Command,
+			Message: "This command asks to run without the sandbox, which otherwise lets it write only inside " +
+				strings.Join(fileaccess.AllowedDirs(env), ", ") + " and the temporary directories."}
+	}
+	return tool.PermissionResult{Behavior: tool.Passthrough}
+}
+
+// accesses lists what the command line touches, for the permission rules:
+// every simple command (in substitutions, subshells, wrappers and bash -c
+// strings too), the files read by read-only commands and input redirections,
+// and the files written by redirections and writing commands. Relative paths
+// are resolved from the working directory and from every directory the line
+// cds into. A part that cannot be known before the line runs (a path from a
+// variable, a path after a cd to an unknown place, a PATH= assignment) becomes
+// a dynamic command: no allow rule covers it, and any Bash deny rule does.
+// The session's stored results are left out: reading them needs no rule.
+func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
+	a := analysis(in)
+	if a == nil {
+		return tool.Access{}
+	}
+	var acc tool.Access
+	for _, c := range a.Commands {
+		acc.Commands = append(acc.Commands, tool.ShellCommand{Args: c.Args, Text: c.Source, ReadOnly: c.ReadOnly,
+			Dynamic: c.Dynamic, Plain: c.Plain, Destructive: destructive(c)})
+	}
+	for _, h := range a.Hazards {
+		acc.Commands = append(acc.Commands, unknownPart(h.Source+" ("+h.Reason+")"))
+	}
+	bases, known := cdBases(env, a)
+	if !known {
+		acc.Commands = append(acc.Commands, unknownPart("a cd to a directory known only when the command runs"))
+	}
+	for _, r := range a.Reads {
+		paths, ok := resolveAll(bases, r.Path, r.Dynamic)
+		if !ok {
+			acc.Commands = append(acc.Commands, unknownPart("reading "+r.Path))
+		}
+		for _, p := range paths {
+			if !resultstore.Owns(p) {
+				acc.Reads = append(acc.Reads, fileaccess.RealPath(p))
+			}
+		}
+	}
+	for _, w := range a.Writes {
+		paths, ok := resolveAll(bases, w.Path, w.Dynamic)
+		if !ok || w.Path == "" {
+			acc.Commands = append(acc.Commands, unknownPart(strings.TrimSpace(w.Op+" "+w.Path)+" (a write whose target is known only when the command runs)"))
+		}
+		for _, p := range paths {
+			acc.Writes = append(acc.Writes, fileaccess.RealPath(p))
+		}
+	}
+	return acc
+}
+
+// unknownPart is a part of a command line that cannot be judged before it runs.
+func unknownPart(text string) tool.ShellCommand {
+	return tool.ShellCommand{Text: text, Dynamic: true}
+}
+
+// cdBases returns the directories relative paths may be relative to: the
+// working directory and every cd target; known is false when a cd target
+// cannot be resolved (cd "$dir", cd -, popd).
+func cdBases(env *tool.Env, a *shell.Analysis) ([]string, bool) {
+	bases := []string{env.Cwd}
+	known := !a.CwdUnknown
+	for _, cd := range a.Cds {
+		dir, ok := resolve(env.Cwd, cd)
+		if !ok {
+			known = false
+			continue
+		}
+		bases = append(bases, dir)
+	}
+	return bases, known
+}
+
+// resolveAll resolves a path from every base; a dynamic path is resolved only
+// when it is a glob whose matches stay below its literal directory.
+func resolveAll(bases []string, path string, dynamic bool) ([]string, bool) {
+	if path == "" {
+		return nil, false
+	}
+	if dynamic {
+		if !staticGlob(path) {
+			return nil, false
+		}
+		path = literalPrefix(path)
+	}
+	var paths []string
+	for _, base := range bases {
+		abs, ok := resolve(base, path)
+		if !ok {
+			return nil, false
+		}
+		paths = append(paths, abs)
+		if filepath.IsAbs(path) || strings.HasPrefix(path, "~") {
+			break
+		}
+	}
+	return paths, true
+}
+
+// destructive marks what is confirmed even when edits are accepted: recursive
+// deletes, force pushes, hard resets and forced cleans.
+func destructive(c shell.Command) bool {
+	switch {
+	case c.Program() == "rm":
+		return hasFlag(c.Args[1:], 'r', 'R', "--recursive")
+	case c.Program() == "find":
+		return slices.Contains(c.Args, "-delete")
+	case strings.HasPrefix(c.Prefix, "git push"):
+		return hasFlag(c.Args[1:], 'f', 'f', "--force", "--force-with-lease", "--force-if-includes") ||
+			slices.ContainsFunc(c.Args[2:], func(a string) bool { return strings.HasPrefix(a, "+") })
+	case strings.HasPrefix(c.Prefix, "git reset"):
+		return slices.Contains(c.Args, "--hard")
+	case strings.HasPrefix(c.Prefix, "git clean"):
+		return hasFlag(c.Args[1:], 'f', 'f', "--force")
+	}
+	return false
+}
+
+// hasFlag reports whether args hold one of the long flags (or a prefix of them
+// with a value) or a short-flag cluster with one of the two letters.
+func hasFlag(args []string, short1, short2 rune, long ...string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		for _, l := range long {
+			if a == l || strings.HasPrefix(a, l+"=") {
+				return true
+			}
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], string([]rune{short1, short2})) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve makes path absolute against base, expanding a leading ~; "-" (cd -)
+// has no known target.
+func resolve(base, path string) (string, bool) {
+	switch {
+	case path == "-" || strings.ContainsAny(path, "$`"):
+		return "", false
+	case path == "~" || strings.HasPrefix(path, "~/"):
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		return filepath.Join(home, strings.TrimPrefix(path, "~")), true
+	case strings.HasPrefix(path, "~"):
+		return "", false
+	case filepath.IsAbs(path):
+		return filepath.Clean(path), true
+	}
+	return filepath.Join(base, path), true
+}
+
+// staticGlob reports whether a dynamic path is only a glob, whose matches stay
+// below its literal directory: no expansion, no pattern that could match ".."
+// or a hidden name, and no ".." after a pattern.
+func staticGlob(path string) bool {
+	if strings.ContainsAny(path, "$`{}()<>\"'\\") {
+		return false
+	}
+	globbed := false
+	for _, part := range strings.Split(path, "/") {
+		pattern := strings.ContainsAny(part, "*?[")
+		if pattern && strings.HasPrefix(part, ".") || globbed && part == ".." {
+			return false
+		}
+		globbed = globbed || pattern
+	}
+	return true
+}
+
+// literalPrefix is the directory part of a glob before its first pattern
+// character, or the path itself when it has none.
+func literalPrefix(path string) string {
+	i := strings.IndexAny(path, "*?[")
+	if i < 0 {
+		return path
+	}
+	dir := path[:i]
+	if j := strings.LastIndexByte(dir, '/'); j >= 0 {
+		return dir[:j+1]
+	}
+	return "."
+}
