@@ -196,3 +196,18 @@ func TestClassifyConnectionError(t *testing.T) {
 		t.Errorf("connection error classified as %+v, %v", apiErr, wait)
 	}
 }
+
+func TestNoRetriesMeansOneRequest(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Push(llmtest.Turn{Faults: []llmtest.Fault{{Status: 503}}, Blocks: []llm.ContentBlock{llmtest.Text("unreached")}})
+	c, err := New(Config{APIKey: "k", BaseURL: srv.URL, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = collect(context.Background(), c, simpleRequest("hi"))
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 503 || len(srv.Requests()) != 1 || time.Since(start) > time.Second {
+		t.Errorf("err %v after %d requests and %v; want the 503 at once", err, len(srv.Requests()), time.Since(start))
+	}
+}

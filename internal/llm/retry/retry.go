@@ -83,8 +83,8 @@ type Classify func(error) (*llm.APIError, time.Duration)
 // retryable is retried, while retries remain, after an llm.Retry event whose
 // Attempt counts retries from 1; other failures, and the last one, end the
 // sequence with the *llm.APIError. Cancelling ctx ends it promptly with ctx.Err().
+// The policy is taken as Normalized returns it: MaxRetries 0 means no retry.
 func Stream(ctx context.Context, p Policy, attempt Attempt, classify Classify) iter.Seq2[llm.Event, error] {
-	p = p.Normalized()
 	return func(yield func(llm.Event, error) bool) {
 		for n := 0; ; n++ {
 			err := attempt(ctx, n, yield)

@@ -56,7 +56,7 @@ func TestStream(t *testing.T) {
 		{"retried then succeeds", Policy{MaxRetries: 3}, []error{errTransient, errTransient, nil}, 2, ""},
 		{"retries exhausted", Policy{MaxRetries: 2}, []error{errTransient, errTransient, errTransient}, 2, "API error 503: transient"},
 		{"not retryable", Policy{MaxRetries: 2}, []error{errFatal}, 0, "API error 400: fatal"},
-		{"no retries", Policy{MaxRetries: -1}, []error{errTransient}, 0, "API error 503: transient"},
+		{"no retries", Policy{MaxRetries: -1}.Normalized(), []error{errTransient}, 0, "API error 503: transient"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +127,7 @@ func TestStreamCancelledWhileWaiting(t *testing.T) {
 	s := &script{outcomes: []error{errTransient, nil}}
 	start := time.Now()
 	var final error
-	for _, err := range Stream(ctx, Policy{}, s.attempt, slow) {
+	for _, err := range Stream(ctx, Policy{}.Normalized(), s.attempt, slow) {
 		final = err
 	}
 	if !errors.Is(final, context.Canceled) || time.Since(start) > time.Second {
