@@ -11,6 +11,7 @@ package openai
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -57,6 +58,8 @@ func ConfigFromEnv() Config {
 // for concurrent use.
 type Client struct {
 	endpoint string
+	// loopback says the server is on this machine (127.0.0.0/8, ::1, localhost).
+	loopback bool
 	apiKey   string
 	http     *http.Client
 	policy   retry.Policy
@@ -78,6 +81,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		endpoint: strings.TrimSuffix(base, "/") + "/chat/completions",
+		loopback: isLoopback(u.Hostname()),
 		apiKey:   cfg.APIKey,
 		http:     cfg.HTTPClient,
 		policy:   retry.Policy{MaxRetries: cfg.MaxRetries, BaseDelay: cfg.BaseDelay, MaxDelay: cfg.MaxDelay}.Normalized(),
@@ -86,4 +90,13 @@ func New(cfg Config) (*Client, error) {
 		c.http = retry.HTTPClient()
 	}
 	return c, nil
+}
+
+// isLoopback reports whether host names this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,11 +1,14 @@
 package openai
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/llm/retry"
 )
 
@@ -51,5 +54,32 @@ func TestConfigFromEnv(t *testing.T) {
 	want := Config{APIKey: "sk-x", BaseURL: "http://127.0.0.1:8080/v1", MaxRetries: 2}
 	if got := ConfigFromEnv(); got.APIKey != want.APIKey || got.BaseURL != want.BaseURL || got.MaxRetries != want.MaxRetries || got.BaseDelay != time.Duration(0) {
 		t.Errorf("ConfigFromEnv() = %+v, want %+v", got, want)
+	}
+}
+
+func TestRefusedLocalServerFailsAtOnce(t *testing.T) {
+	srv, err := llmtest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	c, err := New(Config{BaseURL: srv.URL + "/v1", MaxRetries: 5, BaseDelay: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	events, err := collect(context.Background(), c, simpleRequest("hi"))
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Retryable || !strings.Contains(apiErr.Message, "no server is listening at "+srv.URL+"/v1/chat/completions") ||
+		len(events) != 0 || time.Since(start) > time.Second {
+		t.Errorf("err %v after %d events and %v, want a refusal at once", err, len(events), time.Since(start))
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{"127.0.0.1": true, "::1": true, "localhost": true, "127.1.2.3": true, "10.0.0.2": false, "api.openai.com": false} {
+		if got := isLoopback(host); got != want {
+			t.Errorf("isLoopback(%q) = %v", host, got)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -38,6 +39,19 @@ type streamError struct {
 }
 
 func (e *streamError) Error() string { return e.message }
+
+// classify is the package's classify for this client's server: a connection
+// refused on a loopback address is not retried, since it means the local
+// server (ollama serve, llama-server, vllm serve) is not running, and waiting
+// would only delay saying so.
+func (c *Client) classify(err error) (*llm.APIError, time.Duration) {
+	e, wait := classify(err)
+	if e.Status == 0 && c.loopback && errors.Is(err, syscall.ECONNREFUSED) {
+		e.Retryable = false
+		e.Message = fmt.Sprintf("no server is listening at %s (%v)", c.endpoint, err)
+	}
+	return e, wait
+}
 
 // classify turns the error of a failed attempt into an APIError, and returns the
 // wait the server asked for before a retry, or -1 when it asked for none.

@@ -25,6 +25,7 @@ var errIncomplete = errors.New("stream ended before the response finished")
 // 409, 429 and 5xx answers, connection errors and streams cut short are tried
 // again after a Retry event (the consumer discards the abandoned attempt's
 // deltas); the wait honours retry-after-ms, retry-after and x-should-retry.
+// One exception: a refused connection to a loopback address fails at once.
 // Other failures, and the last one, end the sequence with an *llm.APIError;
 // cancelling ctx ends it promptly with ctx.Err().
 //
@@ -38,7 +39,7 @@ func (c *Client) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Even
 	attempt := func(ctx context.Context, _ int, yield func(llm.Event, error) bool) error {
 		return c.attempt(ctx, body, yield)
 	}
-	return retry.Stream(ctx, c.policy, attempt, classify)
+	return retry.Stream(ctx, c.policy, attempt, c.classify)
 }
 
 // attempt sends one request and yields its events as they arrive, ending with
