@@ -48,7 +48,7 @@ func (c *Client) classify(err error) (*llm.APIError, time.Duration) {
 	e, wait := classify(err)
 	if e.Status == 0 && c.loopback && errors.Is(err, syscall.ECONNREFUSED) {
 		e.Retryable = false
-		e.Message = fmt.Sprintf("no server is listening at %s (%v)", c.endpoint, err)
+		e.Message = fmt.Sprintf("no server is listening at %s: connection refused", c.endpoint)
 	}
 	return e, wait
 }
