@@ -1,21 +1,24 @@
 // Package llmtest is a scripted model server for tests: a real HTTP server on
-// 127.0.0.1 that speaks two APIs with their exact SSE streaming, the path of
-// the request choosing: the Anthropic Messages API (POST /v1/messages) and
-// OpenAI's chat completions (POST /v1/chat/completions: chunks of
-// delta.content, index-keyed delta.tool_calls, finish_reason, a usage chunk
-// when stream_options.include_usage asks for it, then data: [DONE]). It serves
-// scripted turns in order, one per request, whichever API asks.
+// 127.0.0.1 that speaks three APIs with their SSE streaming, the path of the
+// request choosing: the Anthropic Messages API (POST /v1/messages), OpenAI's
+// chat completions (POST /v1/chat/completions: chunks of delta.content,
+// index-keyed delta.tool_calls, finish_reason, a usage chunk when
+// stream_options.include_usage asks for it, then data: [DONE]) and OpenAI's
+// Responses API as Codex CLI uses it (POST /v1/responses: output items with
+// their deltas, then response.completed). It serves scripted turns in order,
+// one per request, whichever API asks.
 //
 // A turn can be preceded by faults (HTTP errors with retry headers, a connection
 // cut mid-stream, a malformed event, an error event, a hang), served one per
 // request before the turn itself. Every request is recorded with its parsed body
 // and checked against the rules of its API, among them the pairing of tool calls
-// and results (a tool_use and its tool_result; a tool_call and its tool message);
+// and results (a tool_use and its tool_result; a tool_call and its tool message;
+// a function_call and its function_call_output);
 // a request that breaks one is answered with a 400 like the API's. Such a
 // request, or one that arrives when the script is exhausted, is a violation,
-// and New fails the test for it when the test ends. Chat completions requests
-// are recorded in the provider-neutral shape too, so a test reads the tool
-// results the same way for both APIs:
+// and New fails the test for it when the test ends. OpenAI requests are
+// recorded in the provider-neutral shape too, so a test reads the tool results
+// the same way whatever the API:
 //
 //	srv := llmtest.New(t)
 //	srv.Push(
@@ -89,6 +92,7 @@ func Listen(addr string) (*Server, error) {
 	mux.HandleFunc("POST /v1/messages", s.serveMessages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.serveCountTokens)
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
+	mux.HandleFunc("POST /v1/responses", s.serveResponses)
 	mux.HandleFunc("/", s.serveNotFound)
 	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
 	s.ts.Start()

@@ -50,7 +50,8 @@ type Fault struct {
 	Malformed bool `json:"malformed,omitempty"`
 	// StreamError serves half of the turn's events, then an SSE error event of this
 	// type (such as "overloaded_error"; for chat completions a data line with an
-	// error object of this type), then ends, as the API does when it fails mid-stream.
+	// error object of this type, for the Responses API a response.failed event
+	// with this code), then ends, as the API does when it fails mid-stream.
 	StreamError string `json:"stream_error,omitempty"`
 	// Hang serves the first event (message_start, or the first chunk), then
 	// blocks until the client goes away.
