@@ -14,6 +14,7 @@ import (
 
 	"os/exec"
 
+	"github.com/mini-claude/mini-claude/internal/cli"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -64,16 +65,24 @@ func lines(t *testing.T, out string) []map[string]any {
 }
 
 func TestTextOnlyRun(t *testing.T) {
-	r := newRun(t)
-	r.srv.Push(text("Hello from the model."))
-	out := r.exec("-p", "say hello")
-	if out.code != 0 || out.stdout != "Hello from the model.\n" || out.stderr != "" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
-	}
-	req := r.srv.Requests()[0]
-	if req.Messages[0].Text() != "say hello" || !strings.Contains(req.System, "mini-claude") || req.Model != llm.DefaultModel {
-		t.Errorf("request: model %q, first message %q, system mentions mini-claude: %v",
-			req.Model, req.Messages[0].Text(), strings.Contains(req.System, "mini-claude"))
+	for _, provider := range providers {
+		t.Run(provider, func(t *testing.T) {
+			r := newRunFor(t, provider)
+			r.srv.Push(text("Hello from the model."))
+			out := r.exec("-p", "say hello")
+			if out.code != 0 || out.stdout != "Hello from the model.\n" || out.stderr != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+			}
+			req := r.srv.Requests()[0]
+			wantModel := llm.DefaultModel
+			if provider == "openai" {
+				wantModel = cli.DefaultOpenAIModel
+			}
+			if req.Messages[0].Text() != "say hello" || !strings.Contains(req.System, "mini-claude") || req.Model != wantModel || req.Path != r.apiPath() {
+				t.Errorf("request: %s, model %q, first message %q, system mentions mini-claude: %v",
+					req.Path, req.Model, req.Messages[0].Text(), strings.Contains(req.System, "mini-claude"))
+			}
+		})
 	}
 }
 
@@ -92,130 +101,150 @@ func TestPromptFromStdin(t *testing.T) {
 var sleepSpan = regexp.MustCompile(`start=(\d+) end=(\d+)`)
 
 func TestParallelCallsOverlapAndReturnInCallOrder(t *testing.T) {
-	r := newRun(t)
-	r.srv.Push(
-		calls(
-			llmtest.ToolUse("s1", "Sleep", `{"label":"a","ms":400}`),
-			llmtest.ToolUse("s2", "Sleep", `{"label":"b","ms":200}`),
-			llmtest.ToolUse("s3", "Sleep", `{"label":"c","ms":300}`),
-		),
-		text("all slept"),
-	)
-	out := r.exec("-p", "sleep", "--tools", "Sleep")
-	if out.code != 0 || out.stdout != "all slept\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
-	}
-	results := lastResults(t, r.srv, 1)
-	var latestStart, earliestEnd int64 = 0, 1 << 62
-	for i, id := range []string{"s1", "s2", "s3"} {
-		if results[i].ToolUseID != id {
-			t.Fatalf("result %d answers %s, want %s (call order)", i, results[i].ToolUseID, id)
-		}
-		m := sleepSpan.FindStringSubmatch(contentText(results[i]))
-		if m == nil {
-			t.Fatalf("result %q has no span", contentText(results[i]))
-		}
-		start, _ := strconv.ParseInt(m[1], 10, 64)
-		end, _ := strconv.ParseInt(m[2], 10, 64)
-		latestStart, earliestEnd = max(latestStart, start), min(earliestEnd, end)
-	}
-	if latestStart >= earliestEnd {
-		t.Errorf("calls did not overlap: latest start %d >= earliest end %d", latestStart, earliestEnd)
-	}
-	if tools := r.srv.Requests()[0].Tools; len(tools) != 1 || tools[0].Name != "Sleep" {
-		t.Errorf("--tools Sleep sent %d tools", len(tools))
+	for _, provider := range providers {
+		t.Run(provider, func(t *testing.T) {
+			r := newRunFor(t, provider)
+			r.srv.Push(
+				calls(
+					llmtest.ToolUse("s1", "Sleep", `{"label":"a","ms":400}`),
+					llmtest.ToolUse("s2", "Sleep", `{"label":"b","ms":200}`),
+					llmtest.ToolUse("s3", "Sleep", `{"label":"c","ms":300}`),
+				),
+				text("all slept"),
+			)
+			out := r.exec("-p", "sleep", "--tools", "Sleep")
+			if out.code != 0 || out.stdout != "all slept\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+			}
+			results := lastResults(t, r.srv, 1)
+			var latestStart, earliestEnd int64 = 0, 1 << 62
+			for i, id := range []string{"s1", "s2", "s3"} {
+				if results[i].ToolUseID != id {
+					t.Fatalf("result %d answers %s, want %s (call order)", i, results[i].ToolUseID, id)
+				}
+				m := sleepSpan.FindStringSubmatch(contentText(results[i]))
+				if m == nil {
+					t.Fatalf("result %q has no span", contentText(results[i]))
+				}
+				start, _ := strconv.ParseInt(m[1], 10, 64)
+				end, _ := strconv.ParseInt(m[2], 10, 64)
+				latestStart, earliestEnd = max(latestStart, start), min(earliestEnd, end)
+			}
+			if latestStart >= earliestEnd {
+				t.Errorf("calls did not overlap: latest start %d >= earliest end %d", latestStart, earliestEnd)
+			}
+			if tools := r.srv.Requests()[0].Tools; len(tools) != 1 || tools[0].Name != "Sleep" {
+				t.Errorf("--tools Sleep sent %d tools", len(tools))
+			}
+		})
 	}
 }
 
 func TestToolFailuresAreReportedToTheModel(t *testing.T) {
-	r := newRun(t)
-	r.srv.Push(
-		calls(
-			llmtest.ToolUse("f", "Fail", `{"message":"disk on fire"}`),
-			llmtest.ToolUse("u", "Nope", `{}`),
-			llmtest.ToolUse("i", "Sleep", `{"ms":"soon"}`),
-			llmtest.ToolUse("p", "Panic", `{"message":"boom"}`),
-		),
-		text("handled"),
-	)
-	out := r.exec("-p", "break", "--output-format", "json", "--tools", testTools)
-	if out.code != 0 {
-		t.Fatalf("exit %d: %s", out.code, out.stderr)
-	}
-	want := []string{
-		"<tool_use_error>disk on fire</tool_use_error>",
-		"<tool_use_error>Error: No such tool available: Nope. The available tools are: Fail, Panic, Sleep, Touch.</tool_use_error>",
-		"<tool_use_error>InputValidationError: Sleep failed due to the following issues:\nThe required parameter `label` is missing\nThe parameter `ms` type is expected as `integer` but provided as `string`</tool_use_error>",
-		"<tool_use_error>the Panic tool crashed (boom). This is a fault in the tool, not in your input: try another way to reach the goal</tool_use_error>",
-	}
-	for i, result := range lastResults(t, r.srv, 1) {
-		if !result.IsError || contentText(result) != want[i] {
-			t.Errorf("result %d:\n got %q (error %v)\nwant %q", i, contentText(result), result.IsError, want[i])
-		}
+	for _, provider := range providers {
+		t.Run(provider, func(t *testing.T) {
+			r := newRunFor(t, provider)
+			r.srv.Push(
+				calls(
+					llmtest.ToolUse("f", "Fail", `{"message":"disk on fire"}`),
+					llmtest.ToolUse("u", "Nope", `{}`),
+					llmtest.ToolUse("i", "Sleep", `{"ms":"soon"}`),
+					llmtest.ToolUse("p", "Panic", `{"message":"boom"}`),
+				),
+				text("handled"),
+			)
+			out := r.exec("-p", "break", "--output-format", "json", "--tools", testTools)
+			if out.code != 0 {
+				t.Fatalf("exit %d: %s", out.code, out.stderr)
+			}
+			want := []string{
+				"<tool_use_error>disk on fire</tool_use_error>",
+				"<tool_use_error>Error: No such tool available: Nope. The available tools are: Fail, Panic, Sleep, Touch.</tool_use_error>",
+				"<tool_use_error>InputValidationError: Sleep failed due to the following issues:\nThe required parameter `label` is missing\nThe parameter `ms` type is expected as `integer` but provided as `string`</tool_use_error>",
+				"<tool_use_error>the Panic tool crashed (boom). This is a fault in the tool, not in your input: try another way to reach the goal</tool_use_error>",
+			}
+			for i, result := range lastResults(t, r.srv, 1) {
+				if result.IsError != r.flagsErrors() || contentText(result) != want[i] {
+					t.Errorf("result %d:\n got %q (error %v)\nwant %q", i, contentText(result), result.IsError, want[i])
+				}
+			}
+		})
 	}
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {
-	r := newRun(t)
-	r.srv.Push(llmtest.Turn{Faults: []llmtest.Fault{{Status: 429, RetryAfterMs: 20}}, Blocks: []llm.ContentBlock{llmtest.Text("made it")}})
-	out := r.exec("-p", "hi", "--output-format", "stream-json", "--verbose")
-	if out.code != 0 {
-		t.Fatalf("exit %d: %s", out.code, out.stderr)
-	}
-	events := lines(t, out.stdout)
-	retry := events[1]
-	if retry["type"] != "system" || retry["subtype"] != "api_retry" || retry["attempt"] != 1.0 || retry["error_status"] != 429.0 {
-		t.Errorf("second event = %v, want an api_retry for the 429", retry)
-	}
-	if last := events[len(events)-1]; last["result"] != "made it" || len(r.srv.Requests()) != 2 {
-		t.Errorf("result %v after %d requests", last["result"], len(r.srv.Requests()))
+	for _, provider := range providers {
+		t.Run(provider, func(t *testing.T) {
+			r := newRunFor(t, provider)
+			r.srv.Push(llmtest.Turn{Faults: []llmtest.Fault{{Status: 429, RetryAfterMs: 20}}, Blocks: []llm.ContentBlock{llmtest.Text("made it")}})
+			out := r.exec("-p", "hi", "--output-format", "stream-json", "--verbose")
+			if out.code != 0 {
+				t.Fatalf("exit %d: %s", out.code, out.stderr)
+			}
+			events := lines(t, out.stdout)
+			retry := events[1]
+			if retry["type"] != "system" || retry["subtype"] != "api_retry" || retry["attempt"] != 1.0 || retry["error_status"] != 429.0 {
+				t.Errorf("second event = %v, want an api_retry for the 429", retry)
+			}
+			if last := events[len(events)-1]; last["result"] != "made it" || len(r.srv.Requests()) != 2 {
+				t.Errorf("result %v after %d requests", last["result"], len(r.srv.Requests()))
+			}
+		})
 	}
 }
 
 func TestStreamCutMidToolUseIsRequestedAgainNotHalfRun(t *testing.T) {
-	r := newRun(t)
-	r.srv.Push(
-		llmtest.Turn{
-			Faults: []llmtest.Fault{{DropAfterEvents: 5}},
-			Blocks: []llm.ContentBlock{llmtest.ToolUse("t1", "Touch", `{"path":"made-once.txt"}`)},
-		},
-		text("touched"),
-	)
-	out := r.exec("-p", "touch it", "--allowedTools", "Touch")
-	if out.code != 0 || out.stdout != "touched\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
-	}
-	reqs := r.srv.Requests()
-	if len(reqs) != 3 || len(reqs[1].Messages) != 1 {
-		t.Fatalf("%d requests; the retry carried %d messages, want 3 requests and a fresh retry", len(reqs), len(reqs[1].Messages))
-	}
-	if results := lastResults(t, r.srv, 2); len(results) != 1 || results[0].ToolUseID != "t1" || results[0].IsError {
-		t.Errorf("results after the retry = %+v, want one successful t1", results)
-	}
-	if _, err := os.Stat(filepath.Join(r.dir, "made-once.txt")); err != nil {
-		t.Error(err)
+	for _, provider := range providers {
+		t.Run(provider, func(t *testing.T) {
+			r := newRunFor(t, provider)
+			r.srv.Push(
+				llmtest.Turn{
+					Faults: []llmtest.Fault{{DropAfterEvents: 5}},
+					Blocks: []llm.ContentBlock{llmtest.ToolUse("t1", "Touch", `{"path":"made-once.txt"}`)},
+				},
+				text("touched"),
+			)
+			out := r.exec("-p", "touch it", "--allowedTools", "Touch")
+			if out.code != 0 || out.stdout != "touched\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+			}
+			reqs := r.srv.Requests()
+			if len(reqs) != 3 || len(reqs[1].Messages) != 1 {
+				t.Fatalf("%d requests; the retry carried %d messages, want 3 requests and a fresh retry", len(reqs), len(reqs[1].Messages))
+			}
+			if results := lastResults(t, r.srv, 2); len(results) != 1 || results[0].ToolUseID != "t1" || results[0].IsError {
+				t.Errorf("results after the retry = %+v, want one successful t1", results)
+			}
+			if _, err := os.Stat(filepath.Join(r.dir, "made-once.txt")); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 
 func TestMaxTurns(t *testing.T) {
-	r := newRun(t)
-	r.srv.Push(calls(llmtest.ToolUse("s", "Sleep", `{"label":"x","ms":1}`)))
-	out := r.exec("-p", "loop", "--max-turns", "1", "--output-format", "json")
-	if out.code != 1 {
-		t.Fatalf("exit %d, want 1", out.code)
-	}
-	var res map[string]any
-	if err := json.Unmarshal([]byte(out.stdout), &res); err != nil {
-		t.Fatal(err)
-	}
-	if res["subtype"] != "error_max_turns" || res["is_error"] != true || res["num_turns"] != 2.0 || res["terminal_reason"] != "max_turns" {
-		t.Errorf("result = %v", res)
-	}
-	if !strings.Contains(out.stderr, "maximum number of turns (1)") || strings.Count(out.stderr, "\n") != 1 {
-		t.Errorf("stderr = %q, want one line about max turns", out.stderr)
-	}
-	if len(r.srv.Requests()) != 1 {
-		t.Errorf("%d requests, want 1", len(r.srv.Requests()))
+	for _, provider := range providers {
+		t.Run(provider, func(t *testing.T) {
+			r := newRunFor(t, provider)
+			r.srv.Push(calls(llmtest.ToolUse("s", "Sleep", `{"label":"x","ms":1}`)))
+			out := r.exec("-p", "loop", "--max-turns", "1", "--output-format", "json")
+			if out.code != 1 {
+				t.Fatalf("exit %d, want 1", out.code)
+			}
+			var res map[string]any
+			if err := json.Unmarshal([]byte(out.stdout), &res); err != nil {
+				t.Fatal(err)
+			}
+			if res["subtype"] != "error_max_turns" || res["is_error"] != true || res["num_turns"] != 2.0 || res["terminal_reason"] != "max_turns" {
+				t.Errorf("result = %v", res)
+			}
+			if !strings.Contains(out.stderr, "maximum number of turns (1)") || strings.Count(out.stderr, "\n") != 1 {
+				t.Errorf("stderr = %q, want one line about max turns", out.stderr)
+			}
+			if len(r.srv.Requests()) != 1 {
+				t.Errorf("%d requests, want 1", len(r.srv.Requests()))
+			}
+		})
 	}
 }
 

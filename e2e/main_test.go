@@ -45,6 +45,8 @@ type run struct {
 	dir   string
 	env   []string
 	stdin string
+	// provider, when set, is passed as --provider to every invocation.
+	provider string
 }
 
 // outcome is what an invocation left behind.
@@ -68,8 +70,41 @@ func newRun(t *testing.T) *run {
 	}}
 }
 
+// providers are the model APIs the scenarios that concern the model run against.
+var providers = []string{"anthropic", "openai"}
+
+// newRunFor is newRun talking to the scripted server through provider's API:
+// for openai, chat completions with OPENAI_* set and the Anthropic variables unset.
+func newRunFor(t *testing.T, provider string) *run {
+	t.Helper()
+	r := newRun(t)
+	if provider == "openai" {
+		r.setenv("ANTHROPIC_API_KEY=")
+		r.setenv("ANTHROPIC_BASE_URL=")
+		r.setenv("OPENAI_API_KEY=test-key")
+		r.setenv("OPENAI_BASE_URL=" + r.srv.URL + "/v1")
+		r.provider = provider
+	}
+	return r
+}
+
+// apiPath is the path the run's requests must arrive at.
+func (r *run) apiPath() string {
+	if r.provider == "openai" {
+		return "/v1/chat/completions"
+	}
+	return "/v1/messages"
+}
+
+// flagsErrors says whether the API marks failed tool results (is_error);
+// chat completions has no such flag, its tool messages only say it in words.
+func (r *run) flagsErrors() bool { return r.provider != "openai" }
+
 func (r *run) exec(args ...string) outcome {
 	r.t.Helper()
+	if r.provider != "" {
+		args = append([]string{"--provider", r.provider}, args...)
+	}
 	cmd := exec.Command(binary, args...)
 	cmd.Dir, cmd.Env = r.dir, r.env
 	cmd.Stdin = strings.NewReader(r.stdin)

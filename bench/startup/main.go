@@ -4,7 +4,7 @@
 // /usr/bin/time -v reports) and the binary's size. It prints medians as a
 // markdown table.
 //
-//	go run ./bench/startup [-runs 10] [-bin path/to/mini-claude]
+//	go run ./bench/startup [-runs 10] [-bin path/to/mini-claude] [-provider anthropic|openai]
 package main
 
 import (
@@ -32,14 +32,19 @@ type sample struct {
 func main() {
 	runs := flag.Int("runs", 10, "measured runs, after one warm-up run")
 	bin := flag.String("bin", "", "mini-claude binary to measure (default: build ./cmd/mini-claude)")
+	provider := flag.String("provider", "anthropic", "API the runs talk to the scripted server with: anthropic or openai (chat completions)")
 	flag.Parse()
-	if err := measure(*runs, *bin); err != nil {
+	if *provider != "anthropic" && *provider != "openai" {
+		fmt.Fprintln(os.Stderr, "startup: -provider is anthropic or openai")
+		os.Exit(2)
+	}
+	if err := measure(*runs, *bin, *provider); err != nil {
 		fmt.Fprintln(os.Stderr, "startup:", err)
 		os.Exit(1)
 	}
 }
 
-func measure(runs int, bin string) error {
+func measure(runs int, bin, provider string) error {
 	scratch, err := os.MkdirTemp("", "mini-claude-bench")
 	if err != nil {
 		return err
@@ -66,7 +71,7 @@ func measure(runs int, bin string) error {
 	srv.ServeByHistory(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Hello.")}})
 	var samples []sample
 	for i := range runs + 1 {
-		s, err := runOnce(bin, scratch, srv, i)
+		s, err := runOnce(bin, scratch, provider, srv, i)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i, err)
 		}
@@ -74,11 +79,11 @@ func measure(runs int, bin string) error {
 			samples = append(samples, s)
 		}
 	}
-	report(samples, info.Size())
+	report(samples, info.Size(), provider)
 	return nil
 }
 
-func runOnce(bin, scratch string, srv *llmtest.Server, i int) (sample, error) {
+func runOnce(bin, scratch, provider string, srv *llmtest.Server, i int) (sample, error) {
 	home := filepath.Join(scratch, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return sample{}, err
@@ -86,6 +91,10 @@ func runOnce(bin, scratch string, srv *llmtest.Server, i int) (sample, error) {
 	cmd := exec.Command(bin, "-p", "say hello")
 	cmd.Dir = scratch
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL=" + srv.URL}
+	if provider == "openai" {
+		cmd.Args = append(cmd.Args, "--provider", "openai")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "OPENAI_API_KEY=bench", "OPENAI_BASE_URL=" + srv.URL + "/v1"}
+	}
 	start := time.Now()
 	if out, err := cmd.Output(); err != nil {
 		return sample{}, fmt.Errorf("%w: %s", err, out)
@@ -108,7 +117,7 @@ func median[T int64 | time.Duration](values []T) T {
 	return sorted[len(sorted)/2]
 }
 
-func report(samples []sample, binSize int64) {
+func report(samples []sample, binSize int64, provider string) {
 	var first, wall []time.Duration
 	var rss []int64
 	for _, s := range samples {
@@ -121,7 +130,7 @@ func report(samples []sample, binSize int64) {
 	fmt.Printf("| wall time, 1-turn run | %.1f ms | |\n", ms(median(wall)))
 	fmt.Printf("| peak RSS | %.1f MB | ≤ 25 MB |\n", float64(median(rss))/1024)
 	fmt.Printf("| binary size | %.1f MB | ≤ 30 MB |\n", float64(binSize)/(1<<20))
-	fmt.Printf("\n%d logical CPUs, %s/%s, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Printf("\n%s API; %d logical CPUs, %s/%s, %s\n", provider, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

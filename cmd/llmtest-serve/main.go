@@ -1,10 +1,15 @@
 // Command llmtest-serve serves a scripted model over the Anthropic Messages API,
-// for benchmarks and for trying the agent by hand without a real model:
+// OpenAI's chat completions and OpenAI's Responses API, for benchmarks and for
+// trying an agent by hand without a real model:
 //
 //	llmtest-serve -script FILE [-addr 127.0.0.1:0] [-log FILE]
 //
 // It prints the server's URL (such as http://127.0.0.1:43211) as the first line
-// on stdout and serves until it is killed; point ANTHROPIC_BASE_URL at it.
+// on stdout and serves until it is killed; point ANTHROPIC_BASE_URL at it, or
+// OPENAI_BASE_URL at the URL followed by /v1 (with --provider openai). For
+// Codex CLI, a model provider in $CODEX_HOME/config.toml with
+// base_url = "<URL>/v1" and wire_api = "responses" reaches it; Codex's own
+// tools are named in the script (exec_command with {"cmd": "…"}, say).
 //
 // The turn served is chosen from the request alone: a request whose history
 // holds i assistant messages gets turn i, and past the end the last turn. So one

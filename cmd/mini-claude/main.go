@@ -9,17 +9,11 @@ import (
 	"syscall"
 
 	"github.com/mini-claude/mini-claude/internal/cli"
-	"github.com/mini-claude/mini-claude/internal/llm"
-	"github.com/mini-claude/mini-claude/internal/llm/anthropic"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, cli.System(newClient), os.Args[1:])
+	code := cli.Main(ctx, cli.System(cli.NewClient), os.Args[1:])
 	stop()
 	os.Exit(code)
-}
-
-func newClient() (llm.Client, error) {
-	return anthropic.New(anthropic.ConfigFromEnv())
 }

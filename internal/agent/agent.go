@@ -36,6 +36,9 @@ type Options struct {
 	MaxTurns int
 	// MaxTokens caps each response; 0 leaves it to the provider's default.
 	MaxTokens int
+	// Cost prices the usage of a run; nil means llm.Cost, the list price of
+	// Model. A model served locally costs nothing.
+	Cost func(llm.Usage) float64
 	// OnEvent receives every event of a run, one at a time; nil discards them.
 	OnEvent func(Event)
 }
@@ -103,7 +106,11 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 	start := time.Now()
 	defer func() {
 		res.Duration = time.Since(start)
-		res.CostUSD = llm.Cost(a.opts.Model, res.Usage)
+		if a.opts.Cost != nil {
+			res.CostUSD = a.opts.Cost(res.Usage)
+		} else {
+			res.CostUSD = llm.Cost(a.opts.Model, res.Usage)
+		}
 	}()
 	a.addUser(llm.UserText(prompt))
 	loop := newLoopDetector()
@@ -153,7 +160,8 @@ func (a *Agent) stopped(ctx context.Context, res Result, err error) Result {
 }
 
 // request streams one model response, forwards its deltas as events and adds
-// the finished message to the conversation.
+// the finished message to the conversation, in the form the API accepts back
+// (see historyMessage); the MessageEnd returned holds the message as received.
 func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error) {
 	req := llm.Request{
 		Model: a.opts.Model, System: a.opts.System, Messages: a.messages,
@@ -180,9 +188,9 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 			a.emit(StreamRetry{Attempt: ev.Attempt, Wait: ev.Wait, Err: ev.Err})
 		case llm.MessageEnd:
 			res.Usage = res.Usage.Add(ev.Usage)
-			ev.Message = closeTruncatedCall(ev.Message, ev.StopReason)
-			a.messages = append(a.messages, ev.Message)
-			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: ev.Message,
+			history := historyMessage(ev.Message)
+			a.messages = append(a.messages, history)
+			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: history,
 				StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})
 			return ev, nil
 		}

@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -85,6 +87,9 @@ func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
 			available = "The available tools are: " + strings.Join(tools.Names(a.opts.Tools), ", ") + "."
 		}
 		return fail(fmt.Sprintf("Error: No such tool available: %s. %s", use.Name, available))
+	}
+	if len(use.Input) > 0 && !json.Valid(use.Input) {
+		return fail(invalidJSONMessage(use))
 	}
 	call, err := t.Parse(use.Input)
 	if err != nil {
@@ -220,15 +225,35 @@ func interruptedResult(id string) llm.ContentBlock {
 	return plainError(id, "[Request interrupted by user for tool use]")
 }
 
-// closeTruncatedCall makes the input of a tool call cut off by max_tokens a
-// valid JSON object, so the conversation can be sent back to the API.
-func closeTruncatedCall(m llm.Message, stop llm.StopReason) llm.Message {
-	if stop != llm.StopMaxTokens || len(m.Content) == 0 {
-		return m
+// historyMessage returns m as it goes back to the API: a tool_use whose input
+// is not a JSON object (a call cut off by max_tokens, or arguments a model
+// wrote as invalid JSON) gets {} instead, since no API accepts the original
+// back. The call itself is answered with an error that quotes what was sent.
+func historyMessage(m llm.Message) llm.Message {
+	out := m
+	out.Content = slices.Clone(m.Content)
+	for i, b := range out.Content {
+		if b.Type == llm.BlockToolUse && len(b.Input) > 0 && !isJSONObject(b.Input) {
+			out.Content[i].Input = json.RawMessage("{}")
+		}
 	}
-	last := &m.Content[len(m.Content)-1]
-	if last.Type == llm.BlockToolUse && !json.Valid(last.Input) {
-		last.Input = json.RawMessage("{}")
+	return out
+}
+
+// isJSONObject reports whether raw is one valid JSON object.
+func isJSONObject(raw json.RawMessage) bool {
+	trimmed := bytes.TrimSpace(raw)
+	return len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed)
+}
+
+// invalidJSONMessage asks the model to send a call again whose input was not
+// valid JSON, quoting the start of what it sent, which the history no longer holds.
+func invalidJSONMessage(use llm.ContentBlock) string {
+	sent := string(use.Input)
+	const limit = 300
+	if len(sent) > limit {
+		sent = sent[:limit] + "…"
 	}
-	return m
+	return fmt.Sprintf("The arguments of this %s call are not valid JSON, so it was not run (the conversation shows them as {}). You sent: %s\nCall %s again with the complete arguments as one valid JSON object.",
+		use.Name, sent, use.Name)
 }

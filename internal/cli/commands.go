@@ -28,6 +28,7 @@ func newSessionCommand(f *Factory, use, short string, show func(*session, *Optio
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Model, "model", "", "Model the session is for")
+	fl.StringVar(&opts.Provider, "provider", "", "Model provider: anthropic, openai, ollama, llamacpp or vllm")
 	fl.StringArrayVar(&opts.Tools, "tools", nil, "Offer exactly these built-in tools")
 	fl.StringArrayVar(&opts.AllowedTools, "allowedTools", nil, "Rules that allow tools without asking")
 	fl.StringArrayVar(&opts.DisallowedTools, "disallowedTools", nil, "Rules that deny tools")

@@ -122,15 +122,25 @@ func homeFinding() finding {
 }
 
 func credentialsFinding(getenv func(string) string) finding {
-	source := keySource(getenv)
-	if source == "none" {
-		return finding{name: "Credentials", value: "none: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)", problem: true}
+	anthropicKey, _ := lookupProvider("anthropic")
+	openaiKey, _ := lookupProvider("openai")
+	anthropicSource, openaiSource := keySource(anthropicKey, getenv), keySource(openaiKey, getenv)
+	if anthropicSource == "none" && openaiSource == "none" {
+		return finding{name: "Credentials", problem: true,
+			value: "none: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or OPENAI_API_KEY, or use a local server (--model ollama/<model>)"}
 	}
-	value := source + " is set"
-	if url := getenv("ANTHROPIC_BASE_URL"); url != "" {
-		value += ", ANTHROPIC_BASE_URL=" + url
+	var parts []string
+	for _, source := range []string{anthropicSource, openaiSource} {
+		if source != "none" {
+			parts = append(parts, source+" is set")
+		}
 	}
-	return finding{name: "Credentials", value: value}
+	for _, name := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"} {
+		if url := getenv(name); url != "" {
+			parts = append(parts, name+"="+url)
+		}
+	}
+	return finding{name: "Credentials", value: strings.Join(parts, ", ")}
 }
 
 func toolFinding(name, program, why string) finding {

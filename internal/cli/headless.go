@@ -34,22 +34,25 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	client, err := f.NewClient()
+	client, err := f.NewClient(s.provider)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		sessionID: uuid.NewString(), model: s.model}
-	p.start(s, tools.Names(s.pool), keySource(f.Getenv))
+	p.start(s, tools.Names(s.pool), keySource(s.provider, f.Getenv))
 	state := tool.NewSession(s.cwd)
 	defer state.Close()
-	a := agent.New(agent.Options{
+	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
 		Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
-	})
-	res := a.Run(ctx, text)
+	}
+	if s.provider.Local {
+		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
+	}
+	res := agent.New(agentOpts).Run(ctx, text)
 	p.finish(res)
-	return exitFor(res)
+	return exitFor(res, s.provider, f.Getenv)
 }
 
 // readPrompt joins the prompt arguments with whatever is piped on stdin, as in
@@ -74,18 +77,8 @@ func readPrompt(streams *IOStreams, args []string) (string, error) {
 	return strings.Join(parts, "\n\n"), nil
 }
 
-func keySource(getenv func(string) string) string {
-	switch {
-	case getenv("ANTHROPIC_API_KEY") != "":
-		return "ANTHROPIC_API_KEY"
-	case getenv("ANTHROPIC_AUTH_TOKEN") != "":
-		return "ANTHROPIC_AUTH_TOKEN"
-	}
-	return "none"
-}
-
 // exitFor maps how the run ended to the exit code and the one line on stderr.
-func exitFor(res agent.Result) error {
+func exitFor(res agent.Result, p Provider, getenv func(string) string) error {
 	switch res.Outcome {
 	case agent.Completed:
 		return nil
@@ -97,9 +90,11 @@ func exitFor(res agent.Result) error {
 	var apiErr *llm.APIError
 	switch {
 	case errors.As(res.Err, &apiErr) && (apiErr.Status == 401 || apiErr.Status == 403):
-		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)", res.Err)}
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; %s", res.Err, credentialHint(p))}
+	case errors.As(res.Err, &apiErr) && apiErr.Retryable:
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; the request failed after retries, %s", res.Err, serverHint(p, getenv))}
 	case errors.As(res.Err, &apiErr):
-		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; the request failed after retries, try again later or check ANTHROPIC_BASE_URL", res.Err)}
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; %s", res.Err, serverHint(p, getenv))}
 	case errors.Is(res.Err, agent.ErrLoop):
 		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("stopped: %w; rephrase the task or check the tool it keeps calling", res.Err)}
 	}

@@ -48,8 +48,9 @@ type IOStreams struct {
 // Factory holds what commands depend on, as fields a test can replace.
 type Factory struct {
 	IO *IOStreams
-	// NewClient returns the model client; it fails when no credentials are set.
-	NewClient func() (llm.Client, error)
+	// NewClient returns the model client of a provider; it fails when the
+	// provider needs credentials and none are set.
+	NewClient func(Provider) (llm.Client, error)
 	// Getenv reads the environment.
 	Getenv func(string) string
 	// Getwd returns the working directory.
@@ -63,6 +64,7 @@ type Options struct {
 	OutputFormat       string
 	Verbose            bool
 	Model              string
+	Provider           string
 	MaxTurns           int
 	Tools              []string
 	ToolsSet           bool
@@ -103,7 +105,8 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.BoolVarP(&opts.Print, "print", "p", false, "Run the prompt headless, print the answer and exit")
 	fl.StringVar(&opts.OutputFormat, "output-format", "text", "Output of -p: text (the answer), json (one result object) or stream-json (one event per line)")
 	fl.BoolVar(&opts.Verbose, "verbose", false, "Report retries and progress on stderr in text mode")
-	fl.StringVar(&opts.Model, "model", "", "Model to use (default $ANTHROPIC_MODEL, else "+llm.DefaultModel+")")
+	fl.StringVar(&opts.Model, "model", "", "Model to use, optionally after a provider: ollama/qwen3-coder (default $ANTHROPIC_MODEL, else "+llm.DefaultModel+")")
+	fl.StringVar(&opts.Provider, "provider", "", "Model provider: anthropic, openai, or a local server: ollama, llamacpp, vllm (default anthropic)")
 	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "Stop after this many model turns (0: no limit)")
 	fl.StringArrayVar(&opts.Tools, "tools", nil, `Offer exactly these built-in tools ("" for none, "default" for all)`)
 	fl.StringArrayVar(&opts.AllowedTools, "allowedTools", nil, `Rules that allow tools without asking, e.g. "Read,Bash(git log:*)"`)
@@ -139,7 +142,7 @@ func Main(ctx context.Context, f *Factory, args []string) int {
 }
 
 // System returns a Factory on the process's real streams and environment.
-func System(newClient func() (llm.Client, error)) *Factory {
+func System(newClient func(Provider) (llm.Client, error)) *Factory {
 	stat, err := os.Stdin.Stat()
 	terminal := err == nil && stat.Mode()&os.ModeCharDevice != 0
 	return &Factory{

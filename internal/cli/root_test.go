@@ -19,7 +19,7 @@ func testFactory(stdin string, terminal bool) (*Factory, *bytes.Buffer, *bytes.B
 	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
 	return &Factory{
 		IO:        &IOStreams{In: strings.NewReader(stdin), Out: out, ErrOut: errOut, InIsTerminal: terminal},
-		NewClient: func() (llm.Client, error) { return nil, errors.New("no client in this test") },
+		NewClient: func(Provider) (llm.Client, error) { return nil, errors.New("no client in this test") },
 		Getenv:    func(string) string { return "" },
 		Getwd:     func() (string, error) { return "/work", nil },
 	}, out, errOut
@@ -95,17 +95,97 @@ func TestReadPrompt(t *testing.T) {
 	}
 }
 
-func TestResolveModel(t *testing.T) {
-	tests := []struct{ flag, env, want string }{
-		{"", "", llm.DefaultModel},
-		{"", "claude-sonnet-4-5", "claude-sonnet-4-5"},
-		{"haiku", "claude-sonnet-4-5", "claude-haiku-4-5"},
-		{"my-model", "", "my-model"},
+func TestResolveBackend(t *testing.T) {
+	settings := func(provider, model string) []config.File {
+		return []config.File{{Provider: "ollama", Model: "llama3"}, {Provider: provider, Model: model}}
+	}
+	tests := []struct {
+		name                string
+		flagProvider, model string
+		env                 string
+		files               []config.File
+		wantProvider        string
+		wantModel           string
+		wantErr             string
+	}{
+		{name: "default", wantProvider: "anthropic", wantModel: llm.DefaultModel},
+		{name: "env model", env: "claude-sonnet-4-5", wantProvider: "anthropic", wantModel: "claude-sonnet-4-5"},
+		{name: "alias beats env", model: "haiku", env: "claude-sonnet-4-5", wantProvider: "anthropic", wantModel: "claude-haiku-4-5"},
+		{name: "unknown model kept", model: "my-model", wantProvider: "anthropic", wantModel: "my-model"},
+		{name: "openai flag, default model", flagProvider: "openai", env: "claude-x", wantProvider: "openai", wantModel: DefaultOpenAIModel},
+		{name: "prefix chooses", model: "ollama/qwen3-coder", wantProvider: "ollama", wantModel: "qwen3-coder"},
+		{name: "openai prefix", model: "openai/gpt-5-mini", wantProvider: "openai", wantModel: "gpt-5-mini"},
+		{name: "aliases are Anthropic's", model: "openai/opus", wantProvider: "openai", wantModel: "opus"},
+		{name: "flag keeps a Hugging Face name whole", flagProvider: "vllm", model: "openai/gpt-oss-120b", wantProvider: "vllm", wantModel: "openai/gpt-oss-120b"},
+		{name: "flag and same prefix", flagProvider: "vllm", model: "vllm/Qwen/Qwen3-Coder", wantProvider: "vllm", wantModel: "Qwen/Qwen3-Coder"},
+		{name: "unknown prefix is part of the name", model: "Qwen/Qwen3", wantProvider: "anthropic", wantModel: "Qwen/Qwen3"},
+		{name: "settings provider and model, last file wins", files: settings("llamacpp", "gemma3"), wantProvider: "llamacpp", wantModel: "gemma3"},
+		{name: "settings provider skips the Anthropic env model", env: "claude-x", files: settings("ollama", ""), wantProvider: "ollama", wantModel: "llama3"},
+		{name: "command-line prefix beats settings", model: "vllm/m", files: settings("anthropic", ""), wantProvider: "vllm", wantModel: "m"},
+		{name: "settings model prefix", files: []config.File{{Model: "ollama/qwen3"}}, wantProvider: "ollama", wantModel: "qwen3"},
+		{name: "local preset needs a model", flagProvider: "llamacpp", wantErr: "no model for llamacpp"},
+		{name: "unknown provider", flagProvider: "gemini", wantErr: `unknown provider "gemini": use one of anthropic, openai, ollama, llamacpp, vllm`},
 	}
 	for _, tt := range tests {
-		if got := resolveModel(tt.flag, tt.env, nil); got != tt.want {
-			t.Errorf("resolveModel(%q, %q) = %q, want %q", tt.flag, tt.env, got, tt.want)
+		t.Run(tt.name, func(t *testing.T) {
+			p, model, err := resolveBackend(tt.flagProvider, tt.model, tt.env, tt.files)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || p.Name != tt.wantProvider || model != tt.wantModel {
+				t.Errorf("got %s %q, %v; want %s %q", p.Name, model, err, tt.wantProvider, tt.wantModel)
+			}
+		})
+	}
+}
+
+func TestLocalPresets(t *testing.T) {
+	for name, url := range map[string]string{"ollama": "http://127.0.0.1:11434/v1", "llamacpp": "http://127.0.0.1:8080/v1", "vllm": "http://127.0.0.1:8000/v1"} {
+		p, _, err := resolveBackend(name, "m", "", nil)
+		if err != nil || p.API != APIOpenAI || p.BaseURL != url || !p.Local {
+			t.Errorf("%s = %+v, %v", name, p, err)
 		}
+	}
+	for _, name := range []string{"anthropic", "openai"} {
+		if p, _, _ := resolveBackend(name, "", "", nil); p.Local || p.BaseURL != "" {
+			t.Errorf("%s = %+v, want a hosted provider", name, p)
+		}
+	}
+}
+
+func TestNewClientFromEnvironment(t *testing.T) {
+	ollama, _ := lookupProvider("ollama")
+	openaiProvider, _ := lookupProvider("openai")
+	tests := []struct {
+		name     string
+		provider Provider
+		key, url string
+		wantErr  string
+	}{
+		{"preset needs no key", ollama, "", "", ""},
+		{"OPENAI_BASE_URL overrides the preset", ollama, "", "http://gpu-box:11434/v1", ""},
+		{"OpenAI needs a key", openaiProvider, "", "", "OPENAI_API_KEY"},
+		{"OpenAI with a key", openaiProvider, "sk-test", "", ""},
+		{"bad base URL", ollama, "", "gpu-box", "base URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("OPENAI_API_KEY", tt.key)
+			t.Setenv("OPENAI_BASE_URL", tt.url)
+			c, err := NewClient(tt.provider)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || c == nil {
+				t.Errorf("NewClient = %v, %v", c, err)
+			}
+		})
 	}
 }
 

@@ -25,14 +25,15 @@ var modelAliases = map[string]string{
 	"haiku":  "claude-haiku-4-5",
 }
 
-// session is what a run is assembled from: the resolved model, directories,
-// permissions, tool pool and system prompt.
+// session is what a run is assembled from: the resolved provider and model,
+// directories, permissions, tool pool and system prompt.
 type session struct {
-	model string
-	cwd   string
-	dirs  []string
-	perm  *permission.Context
-	pool  []tool.Tool
+	provider Provider
+	model    string
+	cwd      string
+	dirs     []string
+	perm     *permission.Context
+	pool     []tool.Tool
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -46,7 +47,10 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	for _, err := range errs {
 		fmt.Fprintf(errOut, "Warning: %v\n", err)
 	}
-	s := &session{model: resolveModel(opts.Model, f.Getenv("ANTHROPIC_MODEL"), files), cwd: cwd}
+	s := &session{cwd: cwd}
+	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
+		return nil, err
+	}
 	dirs := slices.Clone(opts.AddDirs)
 	for _, file := range files {
 		dirs = append(dirs, file.Permissions.AdditionalDirectories...)
@@ -73,25 +77,6 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	}
 	s.pool = tools.AssemblePool(s.perm, only, nil)
 	return s, nil
-}
-
-// resolveModel picks the model: the flag, else $ANTHROPIC_MODEL, else the last
-// settings file naming one, else the default; short names are expanded.
-func resolveModel(flag, env string, files []config.File) string {
-	model := flag
-	if model == "" {
-		model = env
-	}
-	for i := len(files) - 1; i >= 0 && model == ""; i-- {
-		model = files[i].Model
-	}
-	if model == "" {
-		return llm.DefaultModel
-	}
-	if full, ok := modelAliases[model]; ok {
-		return full
-	}
-	return model
 }
 
 // permissionContext layers the settings files' rules and mode under the

@@ -29,6 +29,9 @@ type File struct {
 	Permissions Permissions `json:"permissions"`
 	// Model is the default model, when the file names one.
 	Model string `json:"model"`
+	// Provider is the default model provider (anthropic, openai, ollama,
+	// llamacpp, vllm), when the file names one.
+	Provider string `json:"provider"`
 	// MCPServers is kept raw for the MCP client, which reads it in its own format.
 	MCPServers json.RawMessage `json:"mcpServers"`
 }

@@ -2,11 +2,10 @@ package anthropic
 
 import (
 	"context"
-	"errors"
 	"iter"
-	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/retry"
 )
 
 // Stream sends req and yields the events of the response as they arrive,
@@ -22,49 +21,12 @@ import (
 // ToolUseEnd.Input is the JSON as streamed ("{}" when there was none); when the
 // response stopped at max_tokens it may be cut short and invalid.
 func (c *Client) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
-	return func(yield func(llm.Event, error) bool) {
-		params, err := buildParams(req)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		for n := 0; ; n++ {
-			err := c.attempt(ctx, params, n, yield)
-			if err == nil || errors.Is(err, errStopped) {
-				return
-			}
-			if ctx.Err() != nil {
-				yield(nil, ctx.Err())
-				return
-			}
-			apiErr, retryAfter := classify(err)
-			if !apiErr.Retryable || n >= c.maxRetries {
-				yield(nil, apiErr)
-				return
-			}
-			wait := retryAfter
-			if wait < 0 {
-				wait = backoff(c.baseDelay, c.maxDelay, n)
-			}
-			if !yield(llm.Retry{Attempt: n + 1, Wait: wait, Err: apiErr}, nil) {
-				return
-			}
-			if err := sleep(ctx, wait); err != nil {
-				yield(nil, err)
-				return
-			}
-		}
+	params, err := buildParams(req)
+	if err != nil {
+		return func(yield func(llm.Event, error) bool) { yield(nil, err) }
 	}
-}
-
-// sleep waits d or until ctx is done, and returns ctx.Err() in that case.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+	attempt := func(ctx context.Context, n int, yield func(llm.Event, error) bool) error {
+		return c.attempt(ctx, params, n, yield)
 	}
+	return retry.Stream(ctx, c.policy, attempt, classify)
 }

@@ -10,18 +10,20 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strconv"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/mini-claude/mini-claude/internal/llm/retry"
 )
 
-// Defaults of Config, as in Claude Code.
+// Defaults of Config, as in Claude Code; the retry policy is shared with the
+// other providers.
 const (
-	DefaultMaxRetries = 10
-	DefaultBaseDelay  = 500 * time.Millisecond
-	DefaultMaxDelay   = 32 * time.Second
+	DefaultMaxRetries = retry.DefaultMaxRetries
+	DefaultBaseDelay  = retry.DefaultBaseDelay
+	DefaultMaxDelay   = retry.DefaultMaxDelay
 )
 
 // ErrNoCredentials is returned by New when the Config holds neither an API key
@@ -50,26 +52,19 @@ type Config struct {
 // ANTHROPIC_BASE_URL and MINI_CLAUDE_MAX_RETRIES (a count of retries, 0 for
 // none; a value that is not a non-negative integer keeps the default).
 func ConfigFromEnv() Config {
-	cfg := Config{
-		APIKey:    os.Getenv("ANTHROPIC_API_KEY"),
-		AuthToken: os.Getenv("ANTHROPIC_AUTH_TOKEN"),
-		BaseURL:   os.Getenv("ANTHROPIC_BASE_URL"),
+	return Config{
+		APIKey:     os.Getenv("ANTHROPIC_API_KEY"),
+		AuthToken:  os.Getenv("ANTHROPIC_AUTH_TOKEN"),
+		BaseURL:    os.Getenv("ANTHROPIC_BASE_URL"),
+		MaxRetries: retry.MaxRetriesFromEnv(),
 	}
-	if n, err := strconv.Atoi(os.Getenv("MINI_CLAUDE_MAX_RETRIES")); err == nil && n >= 0 {
-		cfg.MaxRetries = n
-		if n == 0 {
-			cfg.MaxRetries = -1
-		}
-	}
-	return cfg
 }
 
 // Client streams model responses from the Messages API; it is safe for
 // concurrent use.
 type Client struct {
-	sdk                 sdk.Client
-	maxRetries          int
-	baseDelay, maxDelay time.Duration
+	sdk    sdk.Client
+	policy retry.Policy
 }
 
 // New returns a Client for cfg. It fails with ErrNoCredentials when cfg has
@@ -78,22 +73,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.APIKey == "" && cfg.AuthToken == "" {
 		return nil, ErrNoCredentials
 	}
-	c := &Client{maxRetries: cfg.MaxRetries, baseDelay: cfg.BaseDelay, maxDelay: cfg.MaxDelay}
-	switch {
-	case c.maxRetries == 0:
-		c.maxRetries = DefaultMaxRetries
-	case c.maxRetries < 0:
-		c.maxRetries = 0
-	}
-	if c.baseDelay <= 0 {
-		c.baseDelay = DefaultBaseDelay
-	}
-	if c.maxDelay <= 0 {
-		c.maxDelay = DefaultMaxDelay
-	}
+	c := &Client{policy: retry.Policy{MaxRetries: cfg.MaxRetries, BaseDelay: cfg.BaseDelay, MaxDelay: cfg.MaxDelay}.Normalized()}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = defaultHTTPClient()
+		hc = retry.HTTPClient()
 	}
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(), // the environment is read by ConfigFromEnv only
@@ -114,16 +97,4 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.sdk = sdk.NewClient(opts...)
 	return c, nil
-}
-
-// defaultHTTPClient is http.DefaultTransport's settings with a bound on the wait
-// for response headers, so a server that accepts and never answers is noticed.
-func defaultHTTPClient() *http.Client {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t = t.Clone()
-	t.ResponseHeaderTimeout = 10 * time.Minute
-	return &http.Client{Transport: t}
 }

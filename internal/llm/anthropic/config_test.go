@@ -36,7 +36,7 @@ func TestNewConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.maxRetries != tt.retries || c.baseDelay != tt.base || c.maxDelay != DefaultMaxDelay {
+			if c.policy.MaxRetries != tt.retries || c.policy.BaseDelay != tt.base || c.policy.MaxDelay != DefaultMaxDelay {
 				t.Errorf("client = %+v", c)
 			}
 		})

@@ -2,15 +2,14 @@ package anthropic
 
 import (
 	"errors"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/retry"
 )
 
 // classify turns the error of a failed attempt into an APIError, and returns the
@@ -29,27 +28,11 @@ func classify(err error) (*llm.APIError, time.Duration) {
 		// when the API reports it before streaming.
 		status = statusOfType(typ)
 	}
-	e := &llm.APIError{Status: status, Type: typ, Message: errorMessage(aerr), Retryable: retryableStatus(status)}
+	e := &llm.APIError{Status: status, Type: typ, Message: errorMessage(aerr), Retryable: retry.RetryableStatus(status)}
 	if aerr.Response == nil {
 		return e, -1
 	}
-	h := aerr.Response.Header
-	switch strings.ToLower(h.Get("x-should-retry")) {
-	case "true":
-		e.Retryable = true
-	case "false":
-		e.Retryable = false
-	}
-	return e, retryAfter(h)
-}
-
-// retryableStatus says whether a status is of a transient kind.
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
-		return true
-	}
-	return status >= 500
+	return e, retry.FromHeaders(e, aerr.Response.Header)
 }
 
 // statusOfType is the HTTP status the API uses for an error type.
@@ -90,35 +73,4 @@ func errorMessage(aerr *sdk.Error) string {
 		msg += ": " + raw
 	}
 	return msg
-}
-
-// retryAfter reads retry-after-ms (milliseconds) or else retry-after (seconds or
-// an HTTP date); it returns -1 when neither is usable.
-func retryAfter(h http.Header) time.Duration {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := h.Get("retry-after")
-	if v == "" {
-		return -1
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(0, time.Until(t))
-	}
-	return -1
-}
-
-// backoff is the wait before retry n+1: base·2ⁿ with ±25% jitter, at most maxDelay.
-func backoff(base, maxDelay time.Duration, n int) time.Duration {
-	d := maxDelay
-	if n < 32 && base<<n > 0 && base<<n < maxDelay {
-		d = base << n
-	}
-	jittered := time.Duration(float64(d) * (0.75 + 0.5*rand.Float64()))
-	return min(jittered, maxDelay)
 }

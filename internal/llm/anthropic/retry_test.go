@@ -3,7 +3,6 @@ package anthropic
 import (
 	"context"
 	"errors"
-	"net/http"
 	"reflect"
 	"testing"
 	"time"
@@ -192,37 +191,23 @@ func TestConsumerStopsEarly(t *testing.T) {
 	}
 }
 
-func TestClassify(t *testing.T) {
-	tests := []struct {
-		header http.Header
-		want   time.Duration
-	}{
-		{http.Header{}, -1},
-		{http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"7"}}, 250 * time.Millisecond},
-		{http.Header{"Retry-After": {"2"}}, 2 * time.Second},
-		{http.Header{"Retry-After": {"1.5"}}, 1500 * time.Millisecond},
-		{http.Header{"Retry-After": {"soon"}}, -1},
-		{http.Header{"Retry-After": {time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)}}, 0},
-	}
-	for _, tt := range tests {
-		if got := retryAfter(tt.header); got != tt.want {
-			t.Errorf("retryAfter(%v) = %v, want %v", tt.header, got, tt.want)
-		}
-	}
+func TestClassifyConnectionError(t *testing.T) {
 	if apiErr, wait := classify(errors.New("connection reset by peer")); !apiErr.Retryable || apiErr.Status != 0 || wait != -1 {
 		t.Errorf("connection error classified as %+v, %v", apiErr, wait)
 	}
 }
 
-func TestBackoff(t *testing.T) {
-	base, maxDelay := 500*time.Millisecond, 32*time.Second
-	for n := range 40 {
-		nominal := min(base<<min(n, 20), maxDelay)
-		for range 50 {
-			d := backoff(base, maxDelay, n)
-			if d < nominal*3/4 || d > nominal*5/4 || d > maxDelay {
-				t.Fatalf("backoff(%d) = %v, want %v ±25%% capped at %v", n, d, nominal, maxDelay)
-			}
-		}
+func TestNoRetriesMeansOneRequest(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Push(llmtest.Turn{Faults: []llmtest.Fault{{Status: 503}}, Blocks: []llm.ContentBlock{llmtest.Text("unreached")}})
+	c, err := New(Config{APIKey: "k", BaseURL: srv.URL, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = collect(context.Background(), c, simpleRequest("hi"))
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 503 || len(srv.Requests()) != 1 || time.Since(start) > time.Second {
+		t.Errorf("err %v after %d requests and %v; want the 503 at once", err, len(srv.Requests()), time.Since(start))
 	}
 }

@@ -13,16 +13,14 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/retry"
 )
-
-// errStopped says the consumer stopped iterating; nothing more may be yielded.
-var errStopped = errors.New("consumer stopped")
 
 // errIncomplete is a stream that ended before message_stop.
 var errIncomplete = errors.New("stream ended before message_stop")
 
 // attempt sends one request and yields its events as they arrive, ending with
-// MessageEnd. It returns nil on a complete message, errStopped when the
+// MessageEnd. It returns nil on a complete message, retry.ErrStopped when the
 // consumer stopped, or the error that cut the attempt short.
 func (c *Client) attempt(ctx context.Context, params sdk.MessageNewParams, n int, yield func(llm.Event, error) bool) error {
 	var resp *http.Response
@@ -36,11 +34,11 @@ func (c *Client) attempt(ctx context.Context, params sdk.MessageNewParams, n int
 			return err
 		}
 		if a.stopped {
-			return errStopped
+			return retry.ErrStopped
 		}
 		if a.done {
 			if !yield(a.end(resp), nil) {
-				return errStopped
+				return retry.ErrStopped
 			}
 			return nil
 		}

@@ -54,7 +54,7 @@ func TestStatusFaults(t *testing.T) {
 
 func TestStreamFaults(t *testing.T) {
 	turn := Turn{Blocks: []llm.ContentBlock{Text("some words to split"), ToolUse("toolu_1", "Bash", `{"command":"ls -la /tmp"}`)}}
-	total := len(turnEvents(turn.resolved(0, "m"), "msg"))
+	total := len(turnEvents(turn.resolved(0, "m", "toolu"), "msg"))
 	tests := []struct {
 		fault     Fault
 		wantNames int  // events received before the fault's own event

@@ -11,30 +11,35 @@ import (
 
 // serveMessages answers POST /v1/messages with the next turn or fault.
 func (s *Server) serveMessages(w http.ResponseWriter, r *http.Request) {
-	req := s.receive(r, true)
+	s.serve(w, r, messagesAPI)
+}
+
+// serve answers a streaming request of api with the next turn or fault.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, api *wireAPI) {
+	req := s.receive(r, api)
 	if len(req.Violations) > 0 {
 		w.Header().Set("x-should-retry", "false")
-		writeError(w, http.StatusBadRequest, "invalid_request_error", strings.Join(req.Violations, "; "), req.ID)
+		api.writeError(w, http.StatusBadRequest, "", strings.Join(req.Violations, "; "), req.ID)
 		return
 	}
-	turn, fault, msgID, ok := s.pick(req)
+	turn, fault, serial, ok := s.pick(req, api)
 	if !ok {
 		s.violate("%s (%d messages): llmtest: script exhausted", req.ID, len(req.Messages))
 		w.Header().Set("x-should-retry", "false")
-		writeError(w, http.StatusInternalServerError, "api_error", "llmtest: script exhausted", req.ID)
+		api.writeError(w, http.StatusInternalServerError, "", "llmtest: script exhausted", req.ID)
 		return
 	}
 	if fault != nil && fault.Status != 0 {
-		writeFault(w, *fault, req.ID)
+		writeFault(w, api, *fault, req.ID)
 		return
 	}
-	s.stream(w, r, turn, fault, msgID, req.ID)
+	s.stream(w, r, api, api.events(turn, req, serial), turn.ChunkDelay, fault, req.ID)
 }
 
 // serveCountTokens answers POST /v1/messages/count_tokens with a count that
 // grows with the size of the body.
 func (s *Server) serveCountTokens(w http.ResponseWriter, r *http.Request) {
-	req := s.receive(r, false)
+	req := s.receive(r, nil)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("request-id", req.ID)
 	fmt.Fprintf(w, `{"input_tokens":%d}`, max(1, len(req.Body)/4))
@@ -42,21 +47,13 @@ func (s *Server) serveCountTokens(w http.ResponseWriter, r *http.Request) {
 
 // serveNotFound answers any other path with the API's 404 error, and records it.
 func (s *Server) serveNotFound(w http.ResponseWriter, r *http.Request) {
-	req := s.receive(r, false)
+	req := s.receive(r, nil)
 	s.violate("%s (%s %s): no such endpoint", req.ID, r.Method, r.URL.Path)
-	writeError(w, http.StatusNotFound, "not_found_error", fmt.Sprintf("llmtest: no endpoint %s %s", r.Method, r.URL.Path), req.ID)
-}
-
-// writeError writes an API error response.
-func writeError(w http.ResponseWriter, status int, typ, message, requestID string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("request-id", requestID)
-	w.WriteHeader(status)
-	w.Write(errorBody(typ, message, requestID))
+	messagesAPI.writeError(w, http.StatusNotFound, "", fmt.Sprintf("llmtest: no endpoint %s %s", r.Method, r.URL.Path), req.ID)
 }
 
 // writeFault writes the error response of a Status fault, with its retry headers.
-func writeFault(w http.ResponseWriter, f Fault, requestID string) {
+func writeFault(w http.ResponseWriter, api *wireAPI, f Fault, requestID string) {
 	if f.RetryAfterMs > 0 {
 		w.Header().Set("retry-after-ms", strconv.Itoa(f.RetryAfterMs))
 	}
@@ -66,34 +63,30 @@ func writeFault(w http.ResponseWriter, f Fault, requestID string) {
 	if f.ShouldRetry != "" {
 		w.Header().Set("x-should-retry", f.ShouldRetry)
 	}
-	typ, message := f.Type, f.Message
-	if typ == "" {
-		typ = errorType(f.Status)
-	}
+	message := f.Message
 	if message == "" {
 		message = "llmtest: scripted fault: " + f.describe()
 	}
-	writeError(w, f.Status, typ, message, requestID)
+	api.writeError(w, f.Status, f.Type, message, requestID)
 }
 
-// stream writes the SSE events of turn, cut short or spoiled by a streaming fault.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, fault *Fault, msgID, requestID string) {
-	events := turnEvents(turn, msgID)
+// stream writes the SSE events of a turn, cut short or spoiled by a streaming fault.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, api *wireAPI, events []event, delay time.Duration, fault *Fault, requestID string) {
 	cut, tail := len(events), event{}
 	if fault != nil {
-		cut, tail = faultCut(*fault, events)
+		cut, tail = faultCut(api, *fault, events)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("request-id", requestID)
+	h.Set(api.requestIDHeader, requestID)
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	if rc.Flush() != nil {
 		return
 	}
 	for i, e := range events[:cut] {
-		if i > 0 && !s.pause(r, turn.ChunkDelay) {
+		if i > 0 && !s.pause(r, delay) {
 			return
 		}
 		if writeEvent(w, rc, e) != nil {
@@ -102,7 +95,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, fault
 	}
 	switch {
 	case fault == nil:
-	case tail.name != "":
+	case tail.data != nil:
 		writeEvent(w, rc, tail)
 	case fault.Hang:
 		s.pause(r, -1)
@@ -113,26 +106,32 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, fault
 
 // faultCut returns how many events of the turn a streaming fault serves and
 // the event it sends after them, if any.
-func faultCut(f Fault, events []event) (int, event) {
+func faultCut(api *wireAPI, f Fault, events []event) (int, event) {
 	half := max(1, len(events)/2)
 	switch {
 	case f.DropAfterEvents > 0:
 		return min(f.DropAfterEvents, len(events)), event{}
 	case f.Malformed:
-		return half, event{"content_block_delta", []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated`)}
+		return half, api.malformed
 	case f.StreamError != "":
 		message := f.Message
 		if message == "" {
 			message = "llmtest: scripted stream error"
 		}
-		return half, event{"error", errorBody(f.StreamError, message, "")}
+		return half, api.streamError(f.StreamError, message)
 	}
-	return 1, event{} // Hang: message_start only
+	return 1, event{} // Hang: the first event only
 }
 
 // writeEvent writes one SSE event and flushes it.
 func writeEvent(w http.ResponseWriter, rc *http.ResponseController, e event) error {
-	if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data); err != nil {
+	var err error
+	if e.name == "" {
+		_, err = fmt.Fprintf(w, "data: %s\n\n", e.data)
+	} else {
+		_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
+	}
+	if err != nil {
 		return err
 	}
 	return rc.Flush()

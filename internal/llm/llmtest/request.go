@@ -15,7 +15,7 @@ type Request struct {
 	ID string
 	// Time is when the request arrived.
 	Time time.Time
-	// Path is the URL path, such as "/v1/messages".
+	// Path is the URL path, such as "/v1/messages" or "/v1/chat/completions".
 	Path   string
 	Header http.Header
 	// Body is the raw request body.
@@ -28,8 +28,12 @@ type Request struct {
 	RawSystem json.RawMessage
 	Messages  []llm.Message
 	Tools     []llm.ToolSpec
+	// MaxTokens is max_tokens, or for chat completions max_completion_tokens
+	// (max_tokens when that is absent).
 	MaxTokens int
 	Stream    bool
+	// IncludeUsage is stream_options.include_usage of a chat completions request.
+	IncludeUsage bool
 
 	// Violations lists the protocol rules this request broke; the server
 	// answered it with a 400 invalid_request_error.

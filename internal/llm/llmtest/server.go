@@ -1,14 +1,24 @@
 // Package llmtest is a scripted model server for tests: a real HTTP server on
-// 127.0.0.1 that speaks the Anthropic Messages API (POST /v1/messages) with the
-// API's exact SSE streaming, serving scripted turns in order, one per request.
+// 127.0.0.1 that speaks three APIs with their SSE streaming, the path of the
+// request choosing: the Anthropic Messages API (POST /v1/messages), OpenAI's
+// chat completions (POST /v1/chat/completions: chunks of delta.content,
+// index-keyed delta.tool_calls, finish_reason, a usage chunk when
+// stream_options.include_usage asks for it, then data: [DONE]) and OpenAI's
+// Responses API as Codex CLI uses it (POST /v1/responses: output items with
+// their deltas, then response.completed). It serves scripted turns in order,
+// one per request, whichever API asks.
 //
 // A turn can be preceded by faults (HTTP errors with retry headers, a connection
 // cut mid-stream, a malformed event, an error event, a hang), served one per
 // request before the turn itself. Every request is recorded with its parsed body
-// and checked against the rules of the API, among them the tool_use/tool_result
-// pairing; a request that breaks one is answered with a 400 like the API's.
-// Such a request, or one that arrives when the script is exhausted, is a
-// violation, and New fails the test for it when the test ends:
+// and checked against the rules of its API, among them the pairing of tool calls
+// and results (a tool_use and its tool_result; a tool_call and its tool message;
+// a function_call and its function_call_output);
+// a request that breaks one is answered with a 400 like the API's. Such a
+// request, or one that arrives when the script is exhausted, is a violation,
+// and New fails the test for it when the test ends. OpenAI requests are
+// recorded in the provider-neutral shape too, so a test reads the tool results
+// the same way whatever the API:
 //
 //	srv := llmtest.New(t)
 //	srv.Push(
@@ -81,6 +91,8 @@ func Listen(addr string) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.serveMessages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.serveCountTokens)
+	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
+	mux.HandleFunc("POST /v1/responses", s.serveResponses)
 	mux.HandleFunc("/", s.serveNotFound)
 	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
 	s.ts.Start()
@@ -152,20 +164,20 @@ func (s *Server) OnRequest(fn func(Request)) {
 	s.onRequest = fn
 }
 
-// receive reads, parses, checks and records a request; check says whether to
-// apply the rules of a message request.
-func (s *Server) receive(r *http.Request, check bool) Request {
+// receive reads, parses, checks and records a request; api, when not nil, is
+// the API whose rules the request must follow.
+func (s *Server) receive(r *http.Request, api *wireAPI) Request {
 	req := Request{Time: time.Now(), Path: r.URL.Path, Header: r.Header.Clone()}
 	body, err := io.ReadAll(r.Body)
 	req.Body = body
 	switch {
 	case err != nil:
 		req.Violations = []string{fmt.Sprintf("read body: %v", err)}
-	case check:
-		if err := req.parseBody(); err != nil {
+	case api != nil:
+		if err := api.parse(&req); err != nil {
 			req.Violations = []string{err.Error()}
 		} else {
-			req.Violations = checkRequest(req)
+			req.Violations = api.check(req)
 		}
 	}
 	s.mu.Lock()
@@ -192,8 +204,9 @@ func (s *Server) violate(format string, args ...any) {
 	s.violations = append(s.violations, fmt.Sprintf(format, args...))
 }
 
-// pick chooses the turn answering req and the fault to serve instead, if any.
-func (s *Server) pick(req Request) (turn Turn, fault *Fault, msgID string, ok bool) {
+// pick chooses the turn answering req and the fault to serve instead, if any;
+// serial numbers the answers the server has given.
+func (s *Server) pick(req Request, api *wireAPI) (turn Turn, fault *Fault, serial int, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	idx := s.next
@@ -201,7 +214,7 @@ func (s *Server) pick(req Request) (turn Turn, fault *Fault, msgID string, ok bo
 		idx = min(req.AssistantTurns(), len(s.turns)-1)
 	}
 	if idx < 0 || idx >= len(s.turns) {
-		return Turn{}, nil, "", false
+		return Turn{}, nil, 0, false
 	}
 	t := s.turns[idx]
 	if k := s.faultsServed[idx]; k < len(t.Faults) {
@@ -211,7 +224,7 @@ func (s *Server) pick(req Request) (turn Turn, fault *Fault, msgID string, ok bo
 		s.next++
 	}
 	s.served++
-	return t.resolved(idx, req.Model), fault, fmt.Sprintf("msg_llmtest_%03d", s.served), true
+	return t.resolved(idx, req.Model, api.toolIDPrefix), fault, s.served, true
 }
 
 // Pending returns how many pushed turns a queue-mode script has not served yet.

@@ -16,7 +16,7 @@ type Turn struct {
 	StopReason llm.StopReason
 	// Usage defaults to DefaultUsage when zero.
 	Usage llm.Usage
-	// Model is reported in message_start; empty means the model the request named.
+	// Model is the model reported; empty means the model the request named.
 	Model string
 	// Faults are served first, one per request, before the turn itself.
 	Faults []Fault
@@ -32,7 +32,8 @@ var DefaultUsage = llm.Usage{InputTokens: 100, OutputTokens: 50}
 type Fault struct {
 	// Status answers with this HTTP status and an API error body.
 	Status int `json:"status,omitempty"`
-	// Type is the error type of the body; it defaults from Status (429 rate_limit_error…).
+	// Type is the error type of the body; it defaults from Status and the API
+	// (429 is rate_limit_error for Messages, requests for chat completions…).
 	Type string `json:"type,omitempty"`
 	// Message is the error message of the body; it defaults to a description of the fault.
 	Message string `json:"message,omitempty"`
@@ -48,9 +49,12 @@ type Fault struct {
 	// Malformed serves half of the turn's events, then one whose data is not JSON, then ends.
 	Malformed bool `json:"malformed,omitempty"`
 	// StreamError serves half of the turn's events, then an SSE error event of this
-	// type (such as "overloaded_error"), then ends, as the API does when it fails mid-stream.
+	// type (such as "overloaded_error"; for chat completions a data line with an
+	// error object of this type, for the Responses API a response.failed event
+	// with this code), then ends, as the API does when it fails mid-stream.
 	StreamError string `json:"stream_error,omitempty"`
-	// Hang serves message_start, then blocks until the client goes away.
+	// Hang serves the first event (message_start, or the first chunk), then
+	// blocks until the client goes away.
 	Hang bool `json:"hang,omitempty"`
 }
 
@@ -74,8 +78,8 @@ func RedactedThinking(data string) llm.ContentBlock {
 }
 
 // resolved returns the turn as served at position index of its script: defaults
-// filled in and tool_use ids generated.
-func (t Turn) resolved(index int, requestModel string) Turn {
+// filled in and tool_use ids generated with idPrefix.
+func (t Turn) resolved(index int, requestModel, idPrefix string) Turn {
 	out := t
 	out.Blocks = make([]llm.ContentBlock, len(t.Blocks))
 	hasToolUse := false
@@ -83,7 +87,7 @@ func (t Turn) resolved(index int, requestModel string) Turn {
 		if b.Type == llm.BlockToolUse {
 			hasToolUse = true
 			if b.ID == "" {
-				b.ID = fmt.Sprintf("toolu_llmtest_%d_%d", index, i)
+				b.ID = fmt.Sprintf("%s_llmtest_%d_%d", idPrefix, index, i)
 			}
 		}
 		out.Blocks[i] = b
