@@ -86,7 +86,7 @@ func run(o options) error {
 	}
 	env := []string{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1"}
 	agents := [2]agent{{name: "Claude Code", bin: claude, env: env}, {name: "mini-claude", bin: bin}}
-	rep := report{pairs: o.pairs, grep: grep, started: time.Now()}
+	rep := report{pairs: o.pairs, grep: grep, started: time.Now(), load: loadAverage()}
 	if rep.versions, err = versions(claude, bin); err != nil {
 		return err
 	}
@@ -98,10 +98,11 @@ func run(o options) error {
 		if err != nil {
 			return fmt.Errorf("scenario %q: %w", sc.name, err)
 		}
+		res.number = i + 1
 		rep.results = append(rep.results, res)
 	}
 	table := rep.markdown()
-	fmt.Print(table)
+	fmt.Print(table + "\n" + rep.goalTable())
 	if o.update != "" {
 		return updateSection(o.update, rep.section(table))
 	}
@@ -110,8 +111,9 @@ func run(o options) error {
 
 // result is one scenario's samples, pair by pair: [pair][0] Claude Code, [pair][1] mini-claude.
 type result struct {
-	sc    scenario
-	pairs [][2]sample
+	sc     scenario
+	number int
+	pairs  [][2]sample
 }
 
 func runScenario(sc scenario, agents [2]agent, root string, pairs int, grep bool) (result, error) {
@@ -217,5 +219,6 @@ func versions(claude, bin string) ([2]string, error) {
 	if err != nil {
 		return [2]string{}, err
 	}
-	return [2]string{string(bytes.TrimSpace(out)), fmt.Sprintf("%s (%.1f MB static binary)", bytes.TrimSpace(commit), float64(info.Size())/(1<<20))}, nil
+	version := strings.TrimSuffix(string(bytes.TrimSpace(out)), " (Claude Code)")
+	return [2]string{version, fmt.Sprintf("built from %s (%.1f MB static binary)", bytes.TrimSpace(commit), float64(info.Size())/(1<<20))}, nil
 }

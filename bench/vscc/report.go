@@ -15,6 +15,7 @@ type report struct {
 	grep     bool
 	started  time.Time
 	versions [2]string
+	load     string
 	results  []result
 }
 
@@ -93,6 +94,63 @@ func formatRatio(ratios []float64) string {
 	return fmt.Sprintf("%.2f", m)
 }
 
+// goal is one of the issue's targets: the median pair ratio of a figure,
+// in the named scenarios (all when empty), must not exceed max.
+type goal struct {
+	text      string
+	figure    int
+	scenarios []int
+	max       float64
+}
+
+var goals = []goal{
+	{"start → first request ≥ 20× faster, every scenario", 0, nil, 1.0 / 20},
+	{"peak RSS ≤ 1/5, every scenario", 3, nil, 1.0 / 5},
+	{"scenario 3 wall time ≤ 1/3", 1, []int{3}, 1.0 / 3},
+	{"scenario 1 bytes sent ≤ Claude Code's", 4, []int{1}, 1},
+}
+
+// goalTable states, per goal, the worst median pair ratio over its scenarios
+// and whether it meets the target.
+func (r report) goalTable() string {
+	var b strings.Builder
+	b.WriteString("| goal | worst median ratio | met |\n|---|---|---|\n")
+	for _, g := range goals {
+		worst, seen := 0.0, false
+		for _, res := range r.results {
+			if len(g.scenarios) > 0 && !slices.Contains(g.scenarios, res.number) {
+				continue
+			}
+			var ratio []float64
+			for _, p := range res.pairs {
+				if a := figures[g.figure].value(p[0]); a > 0 {
+					ratio = append(ratio, figures[g.figure].value(p[1])/a)
+				}
+			}
+			if len(ratio) > 0 {
+				worst, seen = max(worst, median(ratio)), true
+			}
+		}
+		if !seen {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", g.text, formatRatio([]float64{worst}), map[bool]string{true: "yes", false: "**no**"}[worst <= g.max])
+	}
+	return b.String()
+}
+
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) < 3 {
+		return "unknown"
+	}
+	return strings.Join(fields[:3], " ")
+}
+
 const (
 	sectionStart = "<!-- vs-claude-code:start -->"
 	sectionEnd   = "<!-- vs-claude-code:end -->"
@@ -108,15 +166,15 @@ func (r report) section(table string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n## Side by side with Claude Code (`go run ./bench/vscc -update BENCHMARKS.md`)\n\n", sectionStart)
-	fmt.Fprintf(&b, "Measured %s on %s, %d logical CPUs, %s memory, %s/%s, %s.\n",
-		r.started.UTC().Format("2006-01-02 15:04 MST"), cpuModel(), runtime.NumCPU(), memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "Measured %s on %s, %d logical CPUs shared with other work (load average %s at the start), %s memory, %s/%s, %s.\n",
+		r.started.UTC().Format("2006-01-02 15:04 MST"), cpuModel(), runtime.NumCPU(), r.load, memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	fmt.Fprintf(&b, "Claude Code %s; mini-claude %s. Both run `-p … --output-format stream-json --verbose\n", r.versions[0], r.versions[1])
 	fmt.Fprintf(&b, "--dangerously-skip-permissions --tools %s --model %s` against the scripted model\n", map[bool]string{false: toolList, true: toolListGrep}[r.grep], model)
 	b.WriteString(method)
 	for _, n := range notes {
 		b.WriteString(n + "\n")
 	}
-	b.WriteString("\n" + table + sectionEnd + "\n")
+	b.WriteString("\n" + table + "\n" + r.goalTable() + sectionEnd + "\n")
 	return b.String()
 }
 

@@ -131,3 +131,25 @@ func TestEditScriptAppliesStepByStep(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestGoalTableMarksMissedGoals(t *testing.T) {
+	cc := sample{firstRequest: 800 * time.Millisecond, wall: time.Second, peakRSSKB: 200 << 10, requestBytes: 1000}
+	fast := sample{firstRequest: 10 * time.Millisecond, wall: 100 * time.Millisecond, peakRSSKB: 20 << 10, requestBytes: 500}
+	slow := sample{firstRequest: 100 * time.Millisecond, wall: 500 * time.Millisecond, peakRSSKB: 100 << 10, requestBytes: 2000}
+	r := report{results: []result{
+		{number: 1, pairs: [][2]sample{{cc, fast}, {cc, fast}, {cc, fast}}},
+		{number: 3, pairs: [][2]sample{{cc, slow}, {cc, slow}, {cc, fast}}},
+	}}
+	got := r.goalTable()
+	want := []string{
+		"| start → first request ≥ 20× faster, every scenario | 0.125 (1/8.0) | **no** |",
+		"| peak RSS ≤ 1/5, every scenario | 0.500 (1/2.0) | **no** |",
+		"| scenario 3 wall time ≤ 1/3 | 0.500 (1/2.0) | **no** |",
+		"| scenario 1 bytes sent ≤ Claude Code's | 0.500 (1/2.0) | yes |",
+	}
+	for _, line := range want {
+		if !strings.Contains(got, line) {
+			t.Errorf("goal table lacks %q:\n%s", line, got)
+		}
+	}
+}
