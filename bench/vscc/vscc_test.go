@@ -153,3 +153,34 @@ func TestGoalTableMarksMissedGoals(t *testing.T) {
 		}
 	}
 }
+
+// TestRunOnceRejectsFailedRuns runs stand-in agents that claim success
+// without doing the work, or fail, and expects each run to be refused.
+func TestRunOnceRejectsFailedRuns(t *testing.T) {
+	tests := []struct {
+		name, script, want string
+	}{
+		{"exit status", "echo '{\"subtype\":\"success\"}'; exit 3", "exit status 3"},
+		{"no request", "echo '{\"subtype\":\"success\"}'", "saw 0 requests, want 1"},
+	}
+	srv, err := llmtest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	sc := scenarios(false)[0]
+	srv.ServeByHistory(sc.turns("")...)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin := filepath.Join(dir, "agent")
+			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+tt.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, err := runOnce(agent{name: "stand-in", bin: bin}, sc, srv, dir, dir, 1, false)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("runOnce error %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
