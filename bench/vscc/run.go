@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+)
+
+// agent is one program under test and how to start it headless.
+type agent struct {
+	name string
+	bin  string
+	env  []string
+}
+
+// sample is what one run measured.
+type sample struct {
+	firstRequest time.Duration
+	wall         time.Duration
+	cpu          time.Duration
+	peakRSSKB    int64
+	requestBytes int64
+	firstBytes   int64
+}
+
+// tally gathers the requests of the run in progress, as the server receives them.
+type tally struct {
+	mu         sync.Mutex
+	count      int
+	bytes      int64
+	first      time.Time
+	firstBytes int64
+	toolErrors []string
+	results    []string
+}
+
+func (t *tally) add(req llmtest.Request) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.count++
+	t.bytes += int64(len(req.Body))
+	if t.first.IsZero() {
+		t.first, t.firstBytes = req.Time, int64(len(req.Body))
+	}
+	if len(req.Messages) == 0 {
+		return
+	}
+	for _, b := range req.Messages[len(req.Messages)-1].Content {
+		if b.Type != llm.BlockToolResult {
+			continue
+		}
+		t.results = append(t.results, resultText(b, 2000))
+		if b.IsError {
+			t.toolErrors = append(t.toolErrors, resultText(b, 300))
+		}
+	}
+}
+
+func resultText(b llm.ContentBlock, limit int) string {
+	var parts []string
+	for _, c := range b.Content {
+		parts = append(parts, c.Text)
+	}
+	text := strings.Join(parts, " ")
+	if len(text) > limit {
+		text = text[:limit] + "…"
+	}
+	return text
+}
+
+// runOnce runs the agent on the scenario once in dir and checks it succeeded:
+// exit 0, the expected number of requests, no tool result an error, no
+// protocol violation.
+func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRequests int, grep bool) (sample, error) {
+	tools := toolList
+	if grep {
+		tools = toolListGrep
+	}
+	if sc.reset != nil {
+		if err := sc.reset(dir); err != nil {
+			return sample{}, fmt.Errorf("reset files: %w", err)
+		}
+	}
+	t := &tally{}
+	srv.OnRequest(t.add)
+	violationsBefore := len(srv.Violations())
+	cmd := exec.Command(a.bin, "-p", "Do the task.", "--output-format", "stream-json", "--verbose",
+		"--dangerously-skip-permissions", "--tools", tools, "--model", model)
+	cmd.Dir = dir
+	cmd.Env = append(append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb"}, a.env...),
+		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=bench", "IS_SANDBOX=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return sample{}, err
+	}
+	treeRSS := sampleTree(cmd.Process.Pid)
+	err := cmd.Wait()
+	wall := time.Since(start)
+	peakTree := treeRSS()
+	srv.OnRequest(nil)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %w\nstderr: %s\nstdout tail: %s", a.name, err, stderr.Bytes(), tail(stdout.Bytes()))
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.count != wantRequests:
+		return sample{}, fmt.Errorf("%s: the server saw %d requests, want %d\nstdout tail: %s", a.name, t.count, wantRequests, tail(stdout.Bytes()))
+	case len(t.toolErrors) > 0:
+		return sample{}, fmt.Errorf("%s: tool results were errors: %q", a.name, t.toolErrors)
+	case len(srv.Violations()) != violationsBefore:
+		return sample{}, fmt.Errorf("%s: protocol violations: %q", a.name, srv.Violations()[violationsBefore:])
+	case !bytes.Contains(stdout.Bytes(), []byte(`"subtype":"success"`)):
+		return sample{}, fmt.Errorf("%s: no success result in the output\nstdout tail: %s", a.name, tail(stdout.Bytes()))
+	}
+	for _, want := range sc.expect {
+		if !slices.ContainsFunc(t.results, func(r string) bool { return strings.Contains(r, want) }) {
+			return sample{}, fmt.Errorf("%s: no tool result holds %q: %q", a.name, want, t.results)
+		}
+	}
+	if sc.check != nil {
+		if err := sc.check(dir); err != nil {
+			return sample{}, fmt.Errorf("%s: %w", a.name, err)
+		}
+	}
+	usage, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return sample{}, fmt.Errorf("no rusage for %s", a.name)
+	}
+	return sample{
+		firstRequest: t.first.Sub(start),
+		wall:         wall,
+		cpu:          cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
+		peakRSSKB:    max(usage.Maxrss, peakTree),
+		requestBytes: t.bytes,
+		firstBytes:   t.firstBytes,
+	}, nil
+}
+
+func tail(b []byte) []byte {
+	if len(b) > 2000 {
+		return b[len(b)-2000:]
+	}
+	return b
+}
+
+// sampleTree sums the resident set of pid and its descendants every few
+// milliseconds until the returned function is called, which gives the
+// largest sum seen in KB. Children are found through
+// /proc/PID/task/TID/children.
+func sampleTree(pid int) func() int64 {
+	done := make(chan struct{})
+	result := make(chan int64, 1)
+	go func() {
+		var peak int64
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, treeRSSKB(pid))
+			select {
+			case <-done:
+				result <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		return <-result
+	}
+}
+
+func treeRSSKB(pid int) int64 {
+	total := rssKB(pid)
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range tasks {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, field := range strings.Fields(string(data)) {
+			if child, err := strconv.Atoi(field); err == nil {
+				total += treeRSSKB(child)
+			}
+		}
+	}
+	return total
+}
+
+func rssKB(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb
+		}
+	}
+	return 0
+}
