@@ -10,6 +10,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/glob"
 )
 
 // SimpleEnv, set to 1, keeps only the simple tool set (SimpleTools).
@@ -18,9 +19,11 @@ const SimpleEnv = "MINI_CLAUDE_SIMPLE"
 // SimpleTools are the tools kept in simple mode.
 var SimpleTools = []string{"Bash", "Edit", "Read"}
 
-// builtins holds the built-in tools; each built-in tool package adds itself here
-// through this file's list, the one source of truth.
-var builtins []tool.Tool
+// builtins holds the built-in tools, the one source of truth; keep the list
+// sorted by package name.
+var builtins = []tool.Tool{
+	glob.Tool,
+}
 
 // AllBase returns every built-in tool, sorted by name.
 func AllBase() []tool.Tool {
