@@ -11,6 +11,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/glob"
+	"github.com/mini-claude/mini-claude/internal/tools/grep"
 )
 
 // SimpleEnv, set to 1, keeps only the simple tool set (SimpleTools).
@@ -23,6 +24,7 @@ var SimpleTools = []string{"Bash", "Edit", "Read"}
 // sorted by package name.
 var builtins = []tool.Tool{
 	glob.Tool,
+	grep.Tool,
 }
 
 // AllBase returns every built-in tool, sorted by name.

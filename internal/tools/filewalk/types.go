@@ -82,3 +82,9 @@ func (t *typeSet) match(name string, isDir bool) verdict {
 	}
 	return ignored
 }
+
+// KnownType reports whether --type accepts name: a known type or "all".
+func KnownType(name string) bool {
+	_, ok := typeTable()[name]
+	return ok || name == "all"
+}

@@ -1,0 +1,226 @@
+package grep
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// rgArgs are the ripgrep arguments for a query: Claude Code's (hidden files,
+// no symbolic links, no VCS folders) without a user configuration file, and
+// the output a mode parses: file names, counts, or JSON for content.
+func rgArgs(q *query) []string {
+	args := []string{"--no-config", "--hidden", "--no-follow"}
+	if q.isDir {
+		for _, g := range q.walkGlobs() {
+			args = append(args, "--glob", g)
+		}
+	}
+	if q.multiline {
+		args = append(args, "-U", "--multiline-dotall")
+	}
+	if q.ignoreCase {
+		args = append(args, "-i")
+	}
+	switch q.mode {
+	case modeFiles:
+		args = append(args, "-l", "--null")
+	case modeCount:
+		args = append(args, "-c", "-H", "--null")
+	default:
+		args = append(args, "--json", "-A", strconv.Itoa(q.after), "-B", strconv.Itoa(q.before))
+	}
+	if q.fileType != "" && q.isDir {
+		args = append(args, "--type", q.fileType)
+	}
+	args = append(args, "-e", q.pattern, "--")
+	if q.isDir {
+		return append(args, ".")
+	}
+	return append(args, q.target)
+}
+
+// searchRipgrep runs rg and parses its output into results.
+func searchRipgrep(ctx context.Context, rg string, q *query) ([]fileResult, error) {
+	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
+	cmd.Dir = q.target
+	if !q.isDir {
+		cmd.Dir = filepath.Dir(q.target)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run ripgrep: %w", err)
+	}
+	files, parseErr := parseOutput(bufio.NewReaderSize(stdout, 64<<10), q)
+	if parseErr != nil {
+		io.Copy(io.Discard, stdout)
+	}
+	waitErr := cmd.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var exit *exec.ExitError
+	switch {
+	case parseErr != nil:
+		return nil, fmt.Errorf("read ripgrep's output: %w", parseErr)
+	case waitErr == nil:
+	case errors.As(waitErr, &exit) && exit.ExitCode() == 1:
+	case errors.As(waitErr, &exit) && exit.ExitCode() == 2 && len(files) > 0:
+		// Some files could not be read; rg searched the others.
+	default:
+		return nil, rgFailure(q.pattern, strings.TrimSpace(stderr.String()), waitErr)
+	}
+	return files, nil
+}
+
+func rgFailure(pattern, stderr string, err error) error {
+	switch {
+	case strings.Contains(stderr, "regex parse error") || strings.Contains(stderr, "error parsing regex"):
+		return invalidPattern(pattern, stderr)
+	case strings.Contains(stderr, `the literal '"\n"' is not allowed`):
+		return errNewlineInPattern
+	case stderr == "":
+		return fmt.Errorf("ripgrep failed: %w", err)
+	}
+	return fmt.Errorf("ripgrep failed: %s", stderr)
+}
+
+// parseOutput reads what rg printed for the query's mode.
+func parseOutput(r *bufio.Reader, q *query) ([]fileResult, error) {
+	if q.mode == modeContent {
+		return parseJSON(r, q)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var files []fileResult
+	for len(data) > 0 {
+		name, rest, ok := bytes.Cut(data, []byte{0})
+		if !ok {
+			break
+		}
+		f := fileResult{path: q.relative(name), binaryOffset: -1, count: 1}
+		data = rest
+		if q.mode == modeCount {
+			digits, after, _ := bytes.Cut(data, newline)
+			f.count, _ = strconv.Atoi(string(digits))
+			data = after
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// relative turns a path rg printed into a result path.
+func (q *query) relative(name []byte) string {
+	if !q.isDir {
+		return ""
+	}
+	return string(bytes.TrimPrefix(name, []byte("./")))
+}
+
+// rgText is a string or bytes value of rg's JSON output.
+type rgText struct {
+	Text  *string `json:"text"`
+	Bytes string  `json:"bytes"`
+}
+
+func (t rgText) raw() []byte {
+	if t.Text != nil {
+		return []byte(*t.Text)
+	}
+	b, _ := base64.StdEncoding.DecodeString(t.Bytes)
+	return b
+}
+
+type rgMessage struct {
+	Type string `json:"type"`
+	Data struct {
+		Path         rgText `json:"path"`
+		Lines        rgText `json:"lines"`
+		LineNumber   int    `json:"line_number"`
+		BinaryOffset *int64 `json:"binary_offset"`
+		Submatches   []struct {
+			Start int `json:"start"`
+			End   int `json:"end"`
+		} `json:"submatches"`
+	} `json:"data"`
+}
+
+// parseJSON reads rg --json: a begin, matches and context, and an end per file.
+func parseJSON(r *bufio.Reader, q *query) ([]fileResult, error) {
+	var files []fileResult
+	var cur *fileResult
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			var msg rgMessage
+			if jerr := json.Unmarshal(line, &msg); jerr != nil {
+				return nil, jerr
+			}
+			switch msg.Type {
+			case "begin":
+				files = append(files, fileResult{path: q.relative(msg.Data.Path.raw()), binaryOffset: -1})
+				cur = &files[len(files)-1]
+			case "match", "context":
+				if cur == nil {
+					continue
+				}
+				ev := event{context: msg.Type == "context", line: msg.Data.LineNumber, raw: msg.Data.Lines.raw()}
+				if !ev.context {
+					cur.count++
+					if q.onlyMatching {
+						for _, s := range msg.Data.Submatches {
+							ev.subs = append(ev.subs, span{s.Start, s.End})
+						}
+					}
+				}
+				cur.events = append(cur.events, ev)
+			case "end":
+				if cur != nil && msg.Data.BinaryOffset != nil {
+					cur.binaryOffset = *msg.Data.BinaryOffset
+				}
+				cur = nil
+			}
+		}
+		if err == io.EOF {
+			return files, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ripgrep returns the rg to run, or "" for the built-in search: the
+// MINI_CLAUDE_GREP_ENGINE variable picks "rg" or "builtin", and by default rg
+// runs when it is on PATH.
+func ripgrep(getenv func(string) string) (string, error) {
+	engine := getenv(EngineEnv)
+	switch engine {
+	case "builtin":
+		return "", nil
+	case "", "rg":
+		path, err := exec.LookPath("rg")
+		if err != nil && engine == "rg" {
+			return "", fmt.Errorf("%s=rg but rg is not on PATH: install ripgrep, or unset %s to use the built-in search", EngineEnv, EngineEnv)
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("%s=%q: use rg or builtin", EngineEnv, engine)
+}
