@@ -64,11 +64,31 @@ func New(opts Options) (*Walker, error) {
 // worker numbers passed to a Visit.
 func (w *Walker) Workers() int { return w.opts.Workers }
 
-// Visit receives each file the walk yields: the worker number (for per-worker
-// buffers, 0 ≤ worker < Workers), the path relative to the root with forward
-// slashes, and the directory entry. It is called from several goroutines at
-// once. Returning SkipAll stops the walk without an error.
-type Visit func(worker int, rel string, entry fs.DirEntry) error
+// File is a file a walk yields.
+type File struct {
+	// Dir is the absolute path of the directory holding the file.
+	Dir string
+	// Name is the file's name, and Rel its path relative to the walk root,
+	// with forward slashes.
+	Name, Rel string
+}
+
+// Path is the file's absolute path.
+func (f File) Path() string { return f.Dir + "/" + f.Name }
+
+// Info is the file's metadata, as lstat reports it.
+func (f File) Info() (fs.FileInfo, error) { return os.Lstat(f.Path()) }
+
+// dirent is one entry of a directory listing.
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+// Visit receives each file the walk yields and the worker number (for
+// per-worker buffers, 0 ≤ worker < Workers). It is called from several
+// goroutines at once. Returning SkipAll stops the walk without an error.
+type Visit func(worker int, file File) error
 
 // SkipAll, returned by a Visit, ends the walk early and successfully.
 var SkipAll = fs.SkipAll
@@ -97,7 +117,7 @@ func (w *Walker) Walk(ctx context.Context, visit Visit) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.work(ctx, q, worker, visit)
+			w.work(ctx, q, &workerState{id: worker, buf: make([]byte, 32<<10)}, visit)
 		}()
 	}
 	wg.Wait()
@@ -110,7 +130,14 @@ func (w *Walker) Walk(ctx context.Context, visit Visit) error {
 	return q.err
 }
 
-func (w *Walker) work(ctx context.Context, q *queue, worker int, visit Visit) {
+// workerState is what one walking goroutine reuses from directory to directory.
+type workerState struct {
+	id      int
+	buf     []byte
+	entries []dirent
+}
+
+func (w *Walker) work(ctx context.Context, q *queue, worker *workerState, visit Visit) {
 	for {
 		q.mu.Lock()
 		for len(q.jobs) == 0 && q.pending > 0 && q.err == nil {
@@ -142,13 +169,9 @@ func (w *Walker) work(ctx context.Context, q *queue, worker int, visit Visit) {
 
 // readDir lists one directory, queues the subdirectories the filters keep and
 // visits the files they keep.
-func (w *Walker) readDir(q *queue, job dirJob, worker int, visit Visit) error {
-	f, err := os.Open(job.abs)
-	if err != nil {
-		return nil
-	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
+func (w *Walker) readDir(q *queue, job dirJob, worker *workerState, visit Visit) error {
+	entries, err := listDir(job.abs, worker.buf, worker.entries[:0])
+	worker.entries = entries
 	if err != nil && len(entries) == 0 {
 		return nil
 	}
@@ -156,7 +179,7 @@ func (w *Walker) readDir(q *queue, job dirJob, worker int, visit Visit) error {
 	if w.opts.Ignore {
 		var names ignoreNames
 		for _, e := range entries {
-			names.see(e.Name())
+			names.see(e.name)
 		}
 		if names.any() {
 			ignores = load(job.abs, names, ignores)
@@ -165,20 +188,18 @@ func (w *Walker) readDir(q *queue, job dirJob, worker int, visit Visit) error {
 	}
 	var subdirs []dirJob
 	for _, e := range entries {
-		typ := e.Type()
-		if typ&fs.ModeSymlink != 0 || (!typ.IsDir() && !typ.IsRegular()) {
+		if e.typ&fs.ModeSymlink != 0 || (!e.typ.IsDir() && !e.typ.IsRegular()) {
 			continue
 		}
-		name := e.Name()
-		rel := job.rel + name
-		if !w.keep(ignores, rel, name, typ.IsDir()) {
+		rel := job.rel + e.name
+		if !w.keep(ignores, rel, e.name, e.typ.IsDir()) {
 			continue
 		}
-		if typ.IsDir() {
-			subdirs = append(subdirs, dirJob{abs: job.abs + "/" + name, rel: rel + "/", ignores: ignores})
+		if e.typ.IsDir() {
+			subdirs = append(subdirs, dirJob{abs: job.abs + "/" + e.name, rel: rel + "/", ignores: ignores})
 			continue
 		}
-		if err := visit(worker, rel, e); err != nil {
+		if err := visit(worker.id, File{Dir: job.abs, Name: e.name, Rel: rel}); err != nil {
 			return err
 		}
 	}

@@ -2,7 +2,6 @@ package filewalk
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,9 +45,9 @@ func walkAll(t *testing.T, opts Options) []string {
 	}
 	var mu sync.Mutex
 	var got []string
-	err = w.Walk(context.Background(), func(_ int, rel string, _ fs.DirEntry) error {
+	err = w.Walk(context.Background(), func(_ int, f File) error {
 		mu.Lock()
-		got = append(got, rel)
+		got = append(got, f.Rel)
 		mu.Unlock()
 		return nil
 	})
@@ -193,7 +192,7 @@ func TestWalkStopsEarly(t *testing.T) {
 	root := tree(t, files)
 	w, _ := New(Options{Root: root, Workers: 1})
 	n := 0
-	err := w.Walk(context.Background(), func(int, string, fs.DirEntry) error {
+	err := w.Walk(context.Background(), func(int, File) error {
 		n++
 		if n == 2 {
 			return SkipAll
@@ -205,7 +204,7 @@ func TestWalkStopsEarly(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := w.Walk(ctx, func(int, string, fs.DirEntry) error { return nil }); err == nil {
+	if err := w.Walk(ctx, func(int, File) error { return nil }); err == nil {
 		t.Error("a cancelled walk returned no error")
 	}
 }

@@ -189,19 +189,19 @@ func (s search) find(ctx context.Context) ([]found, error) {
 		return nil, err
 	}
 	perWorker := make([][]found, w.Workers())
-	err = w.Walk(ctx, func(worker int, rel string, entry fs.DirEntry) error {
-		subject := rel
+	err = w.Walk(ctx, func(worker int, f filewalk.File) error {
+		subject := f.Rel
 		if !s.anchored {
-			subject = entry.Name()
+			subject = f.Name
 		}
 		if !doublestar.MatchUnvalidated(s.pattern, subject) {
 			return nil
 		}
-		info, err := entry.Info()
+		info, err := f.Info()
 		if err != nil {
 			return nil
 		}
-		perWorker[worker] = append(perWorker[worker], found{rel: rel, modTime: info.ModTime()})
+		perWorker[worker] = append(perWorker[worker], found{rel: f.Rel, modTime: info.ModTime()})
 		return nil
 	})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 
 	"github.com/mini-claude/mini-claude/internal/tools/filewalk"
@@ -38,12 +37,12 @@ func searchBuiltin(ctx context.Context, q *query) ([]fileResult, error) {
 	}
 	searchers := make([]*fileSearcher, w.Workers())
 	found := make([][]fileResult, w.Workers())
-	err = w.Walk(ctx, func(worker int, rel string, _ fs.DirEntry) error {
+	err = w.Walk(ctx, func(worker int, f filewalk.File) error {
 		if searchers[worker] == nil {
 			searchers[worker] = newFileSearcher(m, set)
 		}
-		res := fileResult{path: rel}
-		if err := searchers[worker].searchFile(q.target+"/"+rel, false, &res); err != nil || res.count == 0 {
+		res := fileResult{path: f.Rel}
+		if err := searchers[worker].searchFile(f.Path(), false, &res); err != nil || res.count == 0 {
 			return nil
 		}
 		found[worker] = append(found[worker], res)

@@ -1,6 +1,9 @@
 package grep
 
 import (
+	"bytes"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -157,6 +160,56 @@ func collationElement(r rune) element {
 	}
 	e.primary, e.secondary = primaryWeight[base], int(r)
 	return e
+}
+
+// sortByCollation sorts items by localeCompare of their keys, then by
+// JavaScript's <, with each collation key computed once.
+func sortByCollation[T any](items []T, key func(T) string) {
+	type keyed struct {
+		item      T
+		collation []byte
+		raw       string
+	}
+	all := make([]keyed, len(items))
+	for i, item := range items {
+		k := key(item)
+		all[i] = keyed{item: item, collation: collationKey(k), raw: k}
+	}
+	slices.SortStableFunc(all, func(a, b keyed) int {
+		return cmp.Or(bytes.Compare(a.collation, b.collation), compareUTF16(a.raw, b.raw))
+	})
+	for i := range all {
+		items[i] = all[i].item
+	}
+}
+
+// collationKey is a byte string whose order is localeCompare's: the primary
+// weights, then the secondary, then the tertiary, each level ended by a zero
+// that sorts before any weight, so a prefix sorts first.
+func collationKey(s string) []byte {
+	elems := elements(s)
+	key := make([]byte, 0, 7*len(elems)+8)
+	for _, e := range elems {
+		w := e.primary + 0x200
+		key = append(key, byte(w>>16), byte(w>>8), byte(w))
+	}
+	key = append(key, 0, 0, 0)
+	for _, e := range elems {
+		w := e.secondary + 1
+		key = append(key, byte(w>>16), byte(w>>8), byte(w))
+	}
+	key = append(key, 0, 0, 0)
+	for _, e := range elems {
+		key = append(key, 1+boolByte(e.upper))
+	}
+	return key
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // localeCompare approximates ICU's root collation, which Claude Code's sort

@@ -58,3 +58,17 @@ func TestLocaleCompare(t *testing.T) {
 		}
 	}
 }
+
+func TestCollationKeyOrdersAsLocaleCompare(t *testing.T) {
+	words := []string{"_x.txt", "~y.txt", "a b.txt", "a_b.txt", "a-b.txt", "a.txt", "A.txt", "ä.txt", "b1.txt", "b10.txt",
+		"b2.txt", "ea.txt", "Éa.txt", "z.TXT", "Z.txt", "a", "A", "ab", "é", "日本", "\x01", "", "aB", "Ab"}
+	for _, a := range words {
+		for _, b := range words {
+			want := localeCompare(a, b)
+			got := slices.Compare(collationKey(a), collationKey(b))
+			if (want < 0) != (got < 0) || (want > 0) != (got > 0) {
+				t.Errorf("%q vs %q: key order %d, localeCompare %d", a, b, got, want)
+			}
+		}
+	}
+}

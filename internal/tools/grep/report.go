@@ -5,11 +5,9 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // maxLineLength is the longest line Claude Code shows; longer ones are elided.
@@ -75,39 +73,27 @@ func describe(limit, offset *int) string {
 }
 
 // reportFiles lists the matching files newest first, files of the same age in
-// localeCompare order, as Claude Code does.
+// localeCompare order, as Claude Code does. Only the files of the same age
+// as one on the page need the collation order, and only the files on the
+// page need their display path: paths share their prefix, so the order of
+// the paths relative to the search root is the order of the displayed ones.
 func reportFiles(files []fileResult, q *query) Output {
-	type dated struct {
-		path    string
-		modTime float64
-	}
-	entries := make([]dated, len(files))
-	var wg sync.WaitGroup
-	for start := 0; start < len(files); start += 256 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := start; i < min(start+256, len(files)); i++ {
-				path := q.absolute(files[i].path)
-				entries[i] = dated{path: q.display(files[i].path)}
-				if info, err := os.Stat(path); err == nil {
-					t := info.ModTime()
-					entries[i].modTime = float64(t.Unix())*1e3 + float64(t.Nanosecond())/1e6
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	slices.SortFunc(entries, func(a, b dated) int {
-		if a.modTime != b.modTime {
-			return cmp.Compare(b.modTime, a.modTime)
+	slices.SortFunc(files, func(a, b fileResult) int { return cmp.Compare(b.modTime, a.modTime) })
+	end := min(q.page.end(), len(files))
+	for start := 0; start < end; {
+		stop := start + 1
+		for stop < len(files) && files[stop].modTime == files[start].modTime {
+			stop++
 		}
-		return cmp.Or(localeCompare(a.path, b.path), compareUTF16(a.path, b.path))
-	})
-	shown, limit := cut(entries, q.page)
+		if stop > q.page.offset && stop-start > 1 {
+			sortByCollation(files[start:stop], func(f fileResult) string { return decodeUTF8([]byte(f.path)) })
+		}
+		start = stop
+	}
+	shown, limit := cut(files, q.page)
 	out := Output{Mode: modeFiles, Filenames: []string{}, TotalFiles: len(files), AppliedLimit: limit, AppliedOffset: q.page.appliedOffset()}
-	for _, e := range shown {
-		out.Filenames = append(out.Filenames, e.path)
+	for _, f := range shown {
+		out.Filenames = append(out.Filenames, q.display(f.path))
 	}
 	out.NumFiles = len(out.Filenames)
 	return out

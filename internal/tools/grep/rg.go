@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // rgArgs are the ripgrep arguments for a query: Claude Code's (hidden files,
@@ -101,8 +102,11 @@ func rgFailure(pattern, stderr string, err error) error {
 
 // parseOutput reads what rg printed for the query's mode.
 func parseOutput(r *bufio.Reader, q *query) ([]fileResult, error) {
-	if q.mode == modeContent {
+	switch q.mode {
+	case modeContent:
 		return parseJSON(r, q)
+	case modeFiles:
+		return parseFiles(r, q)
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -114,16 +118,59 @@ func parseOutput(r *bufio.Reader, q *query) ([]fileResult, error) {
 		if !ok {
 			break
 		}
-		f := fileResult{path: q.relative(name), binaryOffset: -1, count: 1}
-		data = rest
-		if q.mode == modeCount {
-			digits, after, _ := bytes.Cut(data, newline)
-			f.count, _ = strconv.Atoi(string(digits))
-			data = after
-		}
+		digits, after, _ := bytes.Cut(rest, newline)
+		f := fileResult{path: q.relative(name), binaryOffset: -1}
+		f.count, _ = strconv.Atoi(string(digits))
 		files = append(files, f)
+		data = after
 	}
 	return files, nil
+}
+
+// statWorkers is how many files are statted at once while rg runs.
+const statWorkers = 8
+
+// parseFiles reads the NUL-separated file names of rg -l and looks up each
+// file's modification time as it arrives, while rg is still searching.
+func parseFiles(r *bufio.Reader, q *query) ([]fileResult, error) {
+	names := make(chan string, 256)
+	dated := make(chan fileResult, 256)
+	var wg sync.WaitGroup
+	for range statWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rel := range names {
+				dated <- fileResult{path: rel, count: 1, binaryOffset: -1, modTime: pathModTime(q.absolute(rel))}
+			}
+		}()
+	}
+	var files []fileResult
+	collected := make(chan struct{})
+	go func() {
+		for f := range dated {
+			files = append(files, f)
+		}
+		close(collected)
+	}()
+	var readErr error
+	for {
+		name, err := r.ReadBytes(0)
+		if len(name) > 1 && err == nil {
+			names <- q.relative(name[:len(name)-1])
+		}
+		if err != nil {
+			if err != io.EOF {
+				readErr = err
+			}
+			break
+		}
+	}
+	close(names)
+	wg.Wait()
+	close(dated)
+	<-collected
+	return files, readErr
 }
 
 // relative turns a path rg printed into a result path.

@@ -36,6 +36,9 @@ type fileResult struct {
 	events []event
 	// binaryOffset is where binary data (a NUL byte) was found, or -1.
 	binaryOffset int64
+	// modTime is the file's modification time in milliseconds, as
+	// JavaScript's mtimeMs, known in files mode; 0 when it cannot be read.
+	modTime float64
 }
 
 // settings are the parts of a query a file search needs.

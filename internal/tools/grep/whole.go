@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -31,11 +30,16 @@ func newFileSearcher(m *matcher, set settings) *fileSearcher {
 // by itself is searched whole, and the first NUL in its first 64 KiB or in a
 // reported line is noted.
 func (fs *fileSearcher) searchFile(abs string, named bool, res *fileResult) error {
-	f, err := os.Open(abs)
+	f, err := openFile(abs)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() {
+		if res.count > 0 && fs.scan.set.mode == modeFiles {
+			res.modTime = openedModTime(f, abs)
+		}
+		f.Close()
+	}()
 	res.binaryOffset = -1
 	if !named && !fs.scan.m.spansLines {
 		err := fs.scan.search(f, true, res)

@@ -1,0 +1,14 @@
+//go:build !linux
+
+package filewalk
+
+import "os"
+
+// listDir reads the entries of the directory at path into entries.
+func listDir(path string, _ []byte, entries []dirent) ([]dirent, error) {
+	list, err := os.ReadDir(path)
+	for _, e := range list {
+		entries = append(entries, dirent{name: e.Name(), typ: e.Type()})
+	}
+	return entries, err
+}
