@@ -14,7 +14,10 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+var (
+	update       = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	writeFixture = flag.String("write-fixture", "", "write TestGlobOutput's tree to this directory and stop")
+)
 
 // epoch is the modification time of the oldest test file; each file listed
 // later in a tree is one second newer, so the order of results is known.
@@ -25,7 +28,12 @@ var epoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 // under "outside/" go to root/outside, the others under the working directory.
 func project(t *testing.T, paths ...string) (root, cwd string) {
 	t.Helper()
-	root = t.TempDir()
+	return projectIn(t, t.TempDir(), paths...)
+}
+
+func projectIn(t *testing.T, root string, paths ...string) (string, string) {
+	t.Helper()
+	cwd := filepath.Join(root, "cwd")
 	cwd = filepath.Join(root, "cwd")
 	for i, p := range paths {
 		full := filepath.Join(cwd, p)
@@ -45,6 +53,27 @@ func project(t *testing.T, paths ...string) (root, cwd string) {
 	}
 	os.MkdirAll(cwd, 0o755)
 	return root, cwd
+}
+
+// outputTree is the tree TestGlobOutput searches, oldest file first.
+var outputTree = []string{
+	"b.txt", "src/main.go", "src/util/strings.go", "a.txt", ".hidden/h.txt", "docs/notes.txt",
+	".git/HEAD.txt", ".gitignore", "ignored.txt", "node_modules/pkg/index.js", "src/app.js", "outside/o.txt",
+}
+
+func buildOutputTree(t *testing.T, root string) (string, string) {
+	root, cwd := projectIn(t, root, outputTree...)
+	os.WriteFile(filepath.Join(cwd, ".gitignore"), []byte("ignored.txt\nnode_modules/\n"), 0o644)
+	when := epoch.Add(7 * time.Second)
+	os.Chtimes(filepath.Join(cwd, ".gitignore"), when, when)
+	return root, cwd
+}
+
+func TestWriteFixture(t *testing.T) {
+	if *writeFixture == "" {
+		t.Skip("-write-fixture not given")
+	}
+	buildOutputTree(t, *writeFixture)
 }
 
 // call runs the tool through its whole pipeline (decoding, validation,
@@ -91,10 +120,6 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestGlobOutput(t *testing.T) {
-	tree := []string{
-		"b.txt", "src/main.go", "src/util/strings.go", "a.txt", ".hidden/h.txt", "docs/notes.txt",
-		".git/HEAD.txt", ".gitignore", "ignored.txt", "node_modules/pkg/index.js", "src/app.js", "outside/o.txt",
-	}
 	tests := []struct {
 		name, input string
 	}{
@@ -105,20 +130,15 @@ func TestGlobOutput(t *testing.T) {
 		{"braces", `{"pattern": "**/*.{js,go}"}`},
 		{"with_path", `{"pattern": "*.go", "path": "src"}`},
 		{"outside_path", `{"pattern": "*.txt", "path": "../outside"}`},
-		{"absolute_pattern", `{"pattern": "%s/cwd/src/**/*.go"}`},
+		{"absolute_pattern", `{"pattern": "$ROOT/cwd/src/**/*.go"}`},
 		{"no_match", `{"pattern": "*.rs"}`},
 		{"directory_name", `{"pattern": "src"}`},
 		{"missing_base", `{"pattern": "nope/*.go"}`},
 	}
-	root, cwd := project(t, tree...)
-	os.WriteFile(filepath.Join(cwd, ".gitignore"), []byte("ignored.txt\nnode_modules/\n"), 0o644)
+	root, cwd := buildOutputTree(t, t.TempDir())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			input := tt.input
-			if strings.Contains(input, "%s") {
-				input = fmt.Sprintf(input, root)
-			}
-			got, _, err := call(t, cwd, input)
+			got, _, err := call(t, cwd, strings.ReplaceAll(tt.input, "$ROOT", root))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,5 +249,33 @@ func TestGlobHonoursCancellation(t *testing.T) {
 	c, _ := Tool.Parse(json.RawMessage(`{"pattern": "*"}`))
 	if _, err := c.Run(ctx, env, nil); err == nil {
 		t.Error("a cancelled call succeeded")
+	}
+}
+
+// TestMatchesClaudeCode compares the golden files with what Claude Code
+// printed for the same inputs on the same tree (testdata/claude-code).
+func TestMatchesClaudeCode(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "claude-code"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".txt")
+		if !ok {
+			continue
+		}
+		want, _ := os.ReadFile(filepath.Join("testdata", "claude-code", e.Name()))
+		got, err := os.ReadFile(filepath.Join("testdata", name+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		if string(got) != string(want) {
+			t.Errorf("%s: ours\n%s\nClaude Code's\n%s", name, got, want)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no recordings under testdata/claude-code")
 	}
 }

@@ -75,6 +75,16 @@ func fixtureEntries() []entry {
 		{path: "outside/y.txt", content: "hit\n", age: 101},
 		{path: "outside/d/o.py", content: "foo out\n", age: 102},
 	}
+	var sparse strings.Builder
+	for i := 1; sparse.Len() < 130_700; i++ {
+		fmt.Fprintf(&sparse, "line %05d filler text", i)
+		if i%97 == 0 {
+			sparse.WriteString(" hit")
+		}
+		sparse.WriteString("\n")
+	}
+	sparse.WriteString("\x00 binary tail hit\n")
+	entries = append(entries, entry{path: "cwd/sparse/sparse.txt", content: sparse.String(), age: 93})
 	var b strings.Builder
 	for i := 1; i < 60; i++ {
 		fmt.Fprintf(&b, "line %d", i)
