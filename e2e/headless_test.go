@@ -134,7 +134,7 @@ func TestToolFailuresAreReportedToTheModel(t *testing.T) {
 		),
 		text("handled"),
 	)
-	out := r.exec("-p", "break", "--output-format", "json")
+	out := r.exec("-p", "break", "--output-format", "json", "--tools", "Fail,Panic,Sleep,Touch")
 	if out.code != 0 {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}
@@ -265,7 +265,7 @@ func TestStreamJSONFieldByField(t *testing.T) {
 		calls(llmtest.Text("Sleeping."), llmtest.ToolUse("s1", "Sleep", `{"label":"a","ms":1}`), llmtest.ToolUse("s2", "Fail", `{"message":"no"}`)),
 		text("Done."),
 	)
-	out := r.exec("-p", "go", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5")
+	out := r.exec("-p", "go", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5", "--tools", "Fail,Panic,Sleep,Touch")
 	if out.code != 0 {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}
