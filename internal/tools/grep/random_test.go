@@ -2,6 +2,7 @@ package grep
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
 var (
@@ -137,4 +140,30 @@ func dumpTree(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// TestCountLinesMatchesFileLines checks the shortcut that counts the output
+// lines of files past the page against the rendering it stands for.
+func TestCountLinesMatchesFileLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for i := range 150 {
+		cwd := randomTree(t, rng)
+		var in Input
+		json.Unmarshal([]byte(randomInput(rng)), &in)
+		in.OutputMode, in.Path = modeContent, ""
+		env := &tool.Env{Cwd: cwd, Session: tool.NewSession(cwd)}
+		q, err := newQuery(in, env)
+		if err != nil {
+			continue
+		}
+		files, err := searchBuiltin(context.Background(), q)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if got, want := countLines(f, q), len(fileLines(f, q)); got != want {
+				t.Errorf("run %d, pattern %q, %s: countLines %d, fileLines %d", i, in.Pattern, f.path, got, want)
+			}
+		}
+	}
 }
