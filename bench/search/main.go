@@ -53,6 +53,7 @@ func run(dir string, files, runs int) error {
 		{"regex, files_with_matches", `{"pattern": "func \\w+Error\\("}`},
 		{"case-insensitive, count", `{"pattern": "deadline", "-i": true, "output_mode": "count"}`},
 		{"literal, content", `{"pattern": "ErrUnexpectedEOF", "output_mode": "content", "head_limit": 0}`},
+		{"common word, content", `{"pattern": "err", "output_mode": "content"}`},
 	}
 	fmt.Printf("%-30s %10s %10s %10s %8s %8s\n", "Grep", "raw rg", "via rg", "built-in", "rg ×", "built-in ×")
 	for _, c := range grepCases {

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -179,79 +177,6 @@ func (q *query) relative(name []byte) string {
 		return ""
 	}
 	return string(bytes.TrimPrefix(name, []byte("./")))
-}
-
-// rgText is a string or bytes value of rg's JSON output.
-type rgText struct {
-	Text  *string `json:"text"`
-	Bytes string  `json:"bytes"`
-}
-
-func (t rgText) raw() []byte {
-	if t.Text != nil {
-		return []byte(*t.Text)
-	}
-	b, _ := base64.StdEncoding.DecodeString(t.Bytes)
-	return b
-}
-
-type rgMessage struct {
-	Type string `json:"type"`
-	Data struct {
-		Path         rgText `json:"path"`
-		Lines        rgText `json:"lines"`
-		LineNumber   int    `json:"line_number"`
-		BinaryOffset *int64 `json:"binary_offset"`
-		Submatches   []struct {
-			Start int `json:"start"`
-			End   int `json:"end"`
-		} `json:"submatches"`
-	} `json:"data"`
-}
-
-// parseJSON reads rg --json: a begin, matches and context, and an end per file.
-func parseJSON(r *bufio.Reader, q *query) ([]fileResult, error) {
-	var files []fileResult
-	var cur *fileResult
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			var msg rgMessage
-			if jerr := json.Unmarshal(line, &msg); jerr != nil {
-				return nil, jerr
-			}
-			switch msg.Type {
-			case "begin":
-				files = append(files, fileResult{path: q.relative(msg.Data.Path.raw()), binaryOffset: -1})
-				cur = &files[len(files)-1]
-			case "match", "context":
-				if cur == nil {
-					continue
-				}
-				ev := event{context: msg.Type == "context", line: msg.Data.LineNumber, raw: msg.Data.Lines.raw()}
-				if !ev.context {
-					cur.count++
-					if q.onlyMatching {
-						for _, s := range msg.Data.Submatches {
-							ev.subs = append(ev.subs, span{s.Start, s.End})
-						}
-					}
-				}
-				cur.events = append(cur.events, ev)
-			case "end":
-				if cur != nil && msg.Data.BinaryOffset != nil {
-					cur.binaryOffset = *msg.Data.BinaryOffset
-				}
-				cur = nil
-			}
-		}
-		if err == io.EOF {
-			return files, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
 
 // ripgrep returns the rg to run, or "" for the built-in search: the
