@@ -17,6 +17,17 @@ import (
 
 // compareUTF16 orders strings as JavaScript's < does.
 func compareUTF16(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) || i == len(b) || (a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf) {
+		return strings.Compare(a[i:], b[i:])
+	}
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	a, b = a[i:], b[i:]
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)

@@ -72,3 +72,18 @@ func TestCollationKeyOrdersAsLocaleCompare(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareUTF16Prefixes(t *testing.T) {
+	tests := []struct {
+		a, b string
+		sign int
+	}{
+		{"src/a.go", "src/a.go", 0}, {"src/a", "src/a.go", -1}, {"src/b", "src/a.go", 1},
+		{"dir/é.txt", "dir/z.txt", 1}, {"dir/\U0001F600", "dir/\uFF5E", -1}, {"é", "éa", -1},
+	}
+	for _, tt := range tests {
+		if got := compareUTF16(tt.a, tt.b); (got < 0) != (tt.sign < 0) || (got > 0) != (tt.sign > 0) {
+			t.Errorf("compareUTF16(%q, %q) = %d, want sign %d", tt.a, tt.b, got, tt.sign)
+		}
+	}
+}

@@ -42,6 +42,9 @@ type rgMessage struct {
 var (
 	matchPrefix   = []byte(`{"type":"match",`)
 	contextPrefix = []byte(`{"type":"context",`)
+	beginPrefix   = []byte(`{"type":"begin",`)
+	endPrefix     = []byte(`{"type":"end",`)
+	summaryPrefix = []byte(`{"data":{"elapsed_total":`)
 )
 
 // parseJSON reads rg --json: a begin, matches and context, and an end per
@@ -56,12 +59,10 @@ func parseJSON(r *bufio.Reader, q *query) ([]fileResult, error) {
 			rest, restErr := r.ReadBytes('\n')
 			line, err = append(bytes.Clone(line), rest...), restErr
 		}
-		if len(line) > 0 {
-			ev, ok := quickEvent(line, q.onlyMatching)
-			switch {
-			case ok && cur != nil:
-				cur.addEvent(ev)
-			case !ok:
+		if len(line) > 0 && !bytes.HasPrefix(line, summaryPrefix) {
+			var handled bool
+			files, cur, handled = quickMessage(files, cur, line, q)
+			if !handled {
 				var msg rgMessage
 				if jerr := json.Unmarshal(line, &msg); jerr != nil {
 					return nil, jerr
@@ -111,6 +112,62 @@ func applyMessage(files []fileResult, cur *fileResult, msg rgMessage, q *query) 
 	return files, cur
 }
 
+// quickMessage takes a begin, match, context or end message read by hand; it
+// reports false when the line is none of these or not in the expected shape.
+func quickMessage(files []fileResult, cur *fileResult, line []byte, q *query) ([]fileResult, *fileResult, bool) {
+	switch {
+	case bytes.HasPrefix(line, beginPrefix):
+		path, ok := quickText(line, `"path":{"`)
+		if !ok {
+			return files, cur, false
+		}
+		files = append(files, fileResult{path: q.relative(path), binaryOffset: -1})
+		return files, &files[len(files)-1], true
+	case bytes.HasPrefix(line, endPrefix):
+		at := bytes.Index(line, []byte(`"binary_offset":`))
+		if at < 0 {
+			return files, cur, false
+		}
+		value := line[at+len(`"binary_offset":`):]
+		if !bytes.HasPrefix(value, []byte("null")) {
+			offset, _, ok := intAfter(value, "")
+			if !ok {
+				return files, cur, false
+			}
+			if cur != nil {
+				cur.binaryOffset = int64(offset)
+			}
+		}
+		return files, nil, true
+	}
+	ev, ok := quickEvent(line, q.onlyMatching)
+	if ok && cur != nil {
+		cur.addEvent(ev)
+	}
+	return files, cur, ok
+}
+
+// quickText reads the text or bytes value that follows key.
+func quickText(line []byte, key string) ([]byte, bool) {
+	at := bytes.Index(line, []byte(key))
+	if at < 0 {
+		return nil, false
+	}
+	rest := line[at+len(key):]
+	switch {
+	case bytes.HasPrefix(rest, []byte(`text":"`)):
+		text, _, ok := jsonString(rest[len(`text":"`):])
+		return text, ok
+	case bytes.HasPrefix(rest, []byte(`bytes":"`)):
+		encoded, _, ok := jsonString(rest[len(`bytes":"`):])
+		if !ok {
+			return nil, false
+		}
+		return decodeBase64(encoded)
+	}
+	return nil, false
+}
+
 // quickEvent reads a match or context line of rg's JSON without reflection:
 // the lines, the line number and, for -o, the match offsets. It reports
 // false for any other line, or one it does not understand.
@@ -127,19 +184,9 @@ func quickEvent(line []byte, offsets bool) (event, bool) {
 	if at < 0 {
 		return ev, false
 	}
-	rest := line[at+len(`"lines":{"`):]
+	rest := line[at:]
 	var ok bool
-	switch {
-	case bytes.HasPrefix(rest, []byte(`text":"`)):
-		ev.raw, rest, ok = jsonString(rest[len(`text":"`):])
-	case bytes.HasPrefix(rest, []byte(`bytes":"`)):
-		var encoded []byte
-		encoded, rest, ok = jsonString(rest[len(`bytes":"`):])
-		if ok {
-			ev.raw, ok = decodeBase64(encoded)
-		}
-	}
-	if !ok {
+	if ev.raw, ok = quickText(rest, `"lines":{"`); !ok {
 		return ev, false
 	}
 	if ev.line, rest, ok = intAfter(rest, `"line_number":`); !ok {
