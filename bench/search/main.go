@@ -63,15 +63,17 @@ func run(dir string, files, runs int) error {
 			func() error { return callGrep(dir, c.input, "builtin") })
 		fmt.Printf("%-30s %10s %10s %10s %8.2f %8.2f\n", c.name, ms(m[0]), ms(m[1]), ms(m[2]), ratio(m[1], m[0]), ratio(m[2], m[0]))
 	}
-	fmt.Printf("\n%-30s %10s %10s %8s\n", "Glob", "find", "Glob", "×")
+	fmt.Printf("\n%-30s %10s %12s %10s %8s %8s\n", "Glob", "find", "find+mtime", "Glob", "×find", "×mtime")
 	for _, pattern := range []string{"**/*.go", "*_test.go"} {
 		name := strings.TrimPrefix(pattern, "**/")
-		m := measure(runs,
-			func() error {
-				return exec.Command("find", dir, "-type", "f", "-name", name, "-not", "-path", "*/.git/*").Run()
-			},
-			func() error { return callGlob(dir, pattern) })
-		fmt.Printf("%-30s %10s %10s %8.2f\n", pattern, ms(m[0]), ms(m[1]), ratio(m[1], m[0]))
+		find := func(extra ...string) func() error {
+			return func() error {
+				args := append([]string{dir, "-type", "f", "-name", name, "-not", "-path", "*/.git/*"}, extra...)
+				return exec.Command("find", args...).Run()
+			}
+		}
+		m := measure(runs, find(), find("-printf", "%T@ %p\\n"), func() error { return callGlob(dir, pattern) })
+		fmt.Printf("%-30s %10s %12s %10s %8.2f %8.2f\n", pattern, ms(m[0]), ms(m[1]), ms(m[2]), ratio(m[2], m[0]), ratio(m[2], m[1]))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -73,4 +74,13 @@ func parseDirents(dir string, buf []byte, entries []dirent) []dirent {
 		entries = append(entries, e)
 	}
 	return entries
+}
+
+// ModTime is the file's modification time, read with lstat directly.
+func (f File) ModTime() (time.Time, error) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(f.Path(), &st); err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(st.Mtim.Sec, st.Mtim.Nsec), nil
 }

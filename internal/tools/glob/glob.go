@@ -197,11 +197,11 @@ func (s search) find(ctx context.Context) ([]found, error) {
 		if !doublestar.MatchUnvalidated(s.pattern, subject) {
 			return nil
 		}
-		info, err := f.Info()
+		modTime, err := f.ModTime()
 		if err != nil {
 			return nil
 		}
-		perWorker[worker] = append(perWorker[worker], found{rel: f.Rel, modTime: info.ModTime()})
+		perWorker[worker] = append(perWorker[worker], found{rel: f.Rel, modTime: modTime})
 		return nil
 	})
 	if err != nil {
