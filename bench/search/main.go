@@ -31,7 +31,11 @@ func main() {
 	dir := flag.String("dir", filepath.Join(os.TempDir(), "mini-claude-search-bench"), "where the generated tree lives (reused when present)")
 	files := flag.Int("files", 60000, "number of files to generate")
 	runs := flag.Int("runs", 7, "runs per measurement; the median is reported")
+	tree := flag.String("tree", "", "search this existing tree instead of generating one (for example $(go env GOROOT)/src)")
 	flag.Parse()
+	if *tree != "" {
+		*dir, *files = *tree, 0
+	}
 	if err := run(*dir, *files, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -171,7 +175,7 @@ func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 // lines of the Go distribution's own sources, in a tree four levels deep with
 // a .gitignore and ignored folders; an existing tree is reused.
 func generate(dir string, files int) (int, error) {
-	if n := count(dir); n >= files {
+	if n := count(dir); n >= files && n > 0 {
 		return n, nil
 	}
 	os.RemoveAll(dir)

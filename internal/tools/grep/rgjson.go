@@ -56,8 +56,9 @@ func parseJSON(r *bufio.Reader, q *query) ([]fileResult, error) {
 	for {
 		line, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
+			head := bytes.Clone(line)
 			rest, restErr := r.ReadBytes('\n')
-			line, err = append(bytes.Clone(line), rest...), restErr
+			line, err = append(head, rest...), restErr
 		}
 		if len(line) > 0 && !bytes.HasPrefix(line, summaryPrefix) {
 			var handled bool

@@ -1,8 +1,10 @@
 package grep
 
 import (
+	"bufio"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +32,17 @@ func TestQuickEventAgreesWithEncodingJSON(t *testing.T) {
 		if _, ok := quickEvent([]byte(other), false); ok {
 			t.Errorf("%s was taken as an event", other)
 		}
+	}
+}
+
+func TestParseJSONLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200_000) + " hit"
+	encoded, _ := json.Marshal(long + "\n")
+	input := `{"type":"begin","data":{"path":{"text":"./a.txt"}}}` + "\n" +
+		`{"type":"match","data":{"path":{"text":"./a.txt"},"lines":{"text":` + string(encoded) + `},"line_number":1,"absolute_offset":0,"submatches":[]}}` + "\n" +
+		`{"type":"end","data":{"path":{"text":"./a.txt"},"binary_offset":null,"stats":{}}}` + "\n"
+	files, err := parseJSON(bufio.NewReaderSize(strings.NewReader(input), 64<<10), &query{isDir: true, mode: modeContent})
+	if err != nil || len(files) != 1 || len(files[0].events) != 1 || string(files[0].events[0].raw) != long+"\n" {
+		t.Fatalf("files %d, err %v", len(files), err)
 	}
 }
