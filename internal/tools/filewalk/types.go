@@ -3,7 +3,6 @@ package filewalk
 import (
 	_ "embed"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -25,16 +24,6 @@ var typeTable = sync.OnceValue(func() map[string][]string {
 	}
 	return table
 })
-
-// TypeNames returns the names of the known file types, sorted.
-func TypeNames() []string {
-	names := make([]string, 0, len(typeTable()))
-	for name := range typeTable() {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
 
 // typeSet selects files by ripgrep file type: a file whose name matches one of
 // the selected types' globs is selected, any other file is left out.

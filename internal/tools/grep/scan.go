@@ -271,7 +271,7 @@ func (s *scanner) emitChecked(context bool, start, end, line int) bool {
 // binaryAt reports whether a walked file searched whole holds a NUL byte in
 // buf[start:end], and notes where: ripgrep checks each line it reports.
 func (s *scanner) binaryAt(start, end int) bool {
-	if !s.quit || s.buf == nil {
+	if !s.quit {
 		return false
 	}
 	if i := bytes.IndexByte(s.buf[start:end], 0); i >= 0 {
