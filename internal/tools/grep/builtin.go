@@ -23,7 +23,7 @@ func searchBuiltin(ctx context.Context, q *query) ([]fileResult, error) {
 	set := settings{mode: q.mode, before: q.before, after: q.after, onlyMatching: q.onlyMatching}
 	if !q.isDir {
 		res := fileResult{}
-		if err := newFileSearcher(m, set).searchFile(q.target, true, &res); err != nil {
+		if err := newFileSearcher(ctx, m, set).searchFile(q.target, true, &res); err != nil {
 			return nil, fmt.Errorf("search %s: %w", q.target, err)
 		}
 		if res.count == 0 {
@@ -39,7 +39,7 @@ func searchBuiltin(ctx context.Context, q *query) ([]fileResult, error) {
 	found := make([][]fileResult, w.Workers())
 	err = w.Walk(ctx, func(worker int, f filewalk.File) error {
 		if searchers[worker] == nil {
-			searchers[worker] = newFileSearcher(m, set)
+			searchers[worker] = newFileSearcher(ctx, m, set)
 		}
 		res := fileResult{path: f.Rel}
 		if err := searchers[worker].searchFile(f.Path(), false, &res); err != nil || res.count == 0 {

@@ -2,6 +2,7 @@ package grep
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 )
@@ -55,6 +56,7 @@ type settings struct {
 // the last complete line before it is searched. A scanner is reused for many
 // files by one worker.
 type scanner struct {
+	ctx  context.Context
 	m    *matcher
 	set  settings
 	buf  []byte
@@ -74,8 +76,8 @@ type scanner struct {
 	res                                    *fileResult
 }
 
-func newScanner(m *matcher, set settings) *scanner {
-	return &scanner{m: m, set: set, buf: make([]byte, bufferCapacity)}
+func newScanner(ctx context.Context, m *matcher, set settings) *scanner {
+	return &scanner{ctx: ctx, m: m, set: set, buf: make([]byte, bufferCapacity)}
 }
 
 // search reads r to the end and fills res. With quit set (walked files), the
@@ -87,6 +89,9 @@ func (s *scanner) search(r io.Reader, quit bool, res *fileResult) error {
 	s.buf = s.buf[:bufferCapacity]
 	s.lastEmitted, s.lastEmittedEnd, s.afterLeft, s.res = 0, -1, 0, res
 	for {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
 		s.roll()
 		more, err := s.fill(r)
 		if err != nil {

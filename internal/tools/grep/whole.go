@@ -2,6 +2,7 @@ package grep
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,8 +21,8 @@ type fileSearcher struct {
 	whole bytes.Buffer
 }
 
-func newFileSearcher(m *matcher, set settings) *fileSearcher {
-	return &fileSearcher{scan: newScanner(m, set)}
+func newFileSearcher(ctx context.Context, m *matcher, set settings) *fileSearcher {
+	return &fileSearcher{scan: newScanner(ctx, m, set)}
 }
 
 // searchFile searches the file at abs with ripgrep's binary rules. A walked
