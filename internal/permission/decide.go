@@ -97,11 +97,21 @@ func (c *Context) ruleDecision(b Behavior, r *Rule, tool, subject string) Decisi
 		Reason: fmt.Sprintf("The rule %s (from %s) asks for approval of %s.", r, r.Source, what)}
 }
 
-// secretPatterns are denied by default to reads and writes of every tool; an
-// allow rule that names the file explicitly overrides them.
-var secretPatterns = []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa*", "~/.ssh/**", "~/.aws/**"}
-
-var secretExceptions = []string{"**/.env.example"}
+// Secrets denied by default to reads and writes of every tool, a path being a
+// secret when one of its components is: .env and .env.* (but .env.example),
+// *.pem, *.key, id_rsa*, and everything under ~/.ssh and ~/.aws. An allow rule
+// that names the file explicitly overrides them. The checks are string
+// operations only, cheap enough to run on every file a search finds.
+func secretName(name string) bool {
+	switch {
+	case name == ".env.example":
+		return false
+	case name == ".env", strings.HasPrefix(name, ".env."), strings.HasSuffix(name, ".pem"),
+		strings.HasSuffix(name, ".key"), strings.HasPrefix(name, "id_rsa"):
+		return true
+	}
+	return false
+}
 
 func (c *Context) secretDefault(q Query) (Decision, bool) {
 	for _, it := range items(q) {
@@ -119,25 +129,21 @@ func (c *Context) secretDefault(q Query) (Decision, bool) {
 }
 
 func (c *Context) isSecret(path string) bool {
-	lower := strings.ToLower(path)
-	for _, ex := range secretExceptions {
-		if matchPath(c.expandSecret(ex), lower, false) {
-			return false
+	lower := strings.ToLower(filepath.Clean(path))
+	if c.Home != "" {
+		home := strings.ToLower(filepath.Clean(c.Home))
+		for _, dir := range []string{".ssh", ".aws"} {
+			if d := filepath.Join(home, dir); lower == d || strings.HasPrefix(lower, d+"/") {
+				return true
+			}
 		}
 	}
-	for _, p := range secretPatterns {
-		if matchPath(c.expandSecret(p), lower, true) {
+	for _, name := range strings.Split(lower, "/") {
+		if secretName(name) {
 			return true
 		}
 	}
 	return false
-}
-
-func (c *Context) expandSecret(pattern string) string {
-	if rest, ok := strings.CutPrefix(pattern, "~/"); ok {
-		return filepath.Join(c.Home, rest)
-	}
-	return "/" + pattern
 }
 
 func ruleToolFor(k kind) string {

@@ -12,6 +12,8 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
 	"github.com/mini-claude/mini-claude/internal/tools/edit"
+	"github.com/mini-claude/mini-claude/internal/tools/glob"
+	"github.com/mini-claude/mini-claude/internal/tools/grep"
 	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
@@ -28,6 +30,8 @@ var SimpleTools = []string{"Bash", "Edit", "Read"}
 var builtins = []tool.Tool{
 	bash.Tool, bash.TaskOutput, bash.TaskStop,
 	edit.Tool,
+	glob.Tool,
+	grep.Tool,
 	notebookedit.Tool,
 	read.Tool,
 	write.Tool,

@@ -1,0 +1,198 @@
+package grep
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// rgArgs are the ripgrep arguments for a query: Claude Code's (hidden files,
+// no symbolic links, no VCS folders) without a user configuration file, and
+// the output a mode parses: file names, counts, or JSON for content.
+func rgArgs(q *query) []string {
+	args := []string{"--no-config", "--hidden", "--no-follow"}
+	if q.isDir {
+		for _, g := range q.walkGlobs() {
+			args = append(args, "--glob", g)
+		}
+	}
+	if q.multiline {
+		args = append(args, "-U", "--multiline-dotall")
+	}
+	if q.ignoreCase {
+		args = append(args, "-i")
+	}
+	switch q.mode {
+	case modeFiles:
+		args = append(args, "-l", "--null")
+	case modeCount:
+		args = append(args, "-c", "-H", "--null")
+	default:
+		args = append(args, "--json", "-A", strconv.Itoa(q.after), "-B", strconv.Itoa(q.before))
+	}
+	if q.fileType != "" && q.isDir {
+		args = append(args, "--type", q.fileType)
+	}
+	args = append(args, "-e", q.pattern, "--")
+	if q.isDir {
+		return append(args, ".")
+	}
+	return append(args, q.target)
+}
+
+// searchRipgrep runs rg and parses its output into results.
+func searchRipgrep(ctx context.Context, rg string, q *query) ([]fileResult, error) {
+	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
+	cmd.Dir = q.target
+	if !q.isDir {
+		cmd.Dir = filepath.Dir(q.target)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run ripgrep: %w", err)
+	}
+	files, parseErr := parseOutput(bufio.NewReaderSize(stdout, 64<<10), q)
+	if parseErr != nil {
+		io.Copy(io.Discard, stdout)
+	}
+	waitErr := cmd.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var exit *exec.ExitError
+	switch {
+	case parseErr != nil:
+		return nil, fmt.Errorf("read ripgrep's output: %w", parseErr)
+	case waitErr == nil:
+	case errors.As(waitErr, &exit) && exit.ExitCode() == 1:
+	case errors.As(waitErr, &exit) && exit.ExitCode() == 2 && len(files) > 0:
+		// Some files could not be read; rg searched the others.
+	default:
+		return nil, rgFailure(q.pattern, strings.TrimSpace(stderr.String()), waitErr)
+	}
+	return files, nil
+}
+
+func rgFailure(pattern, stderr string, err error) error {
+	switch {
+	case strings.Contains(stderr, "regex parse error") || strings.Contains(stderr, "error parsing regex"):
+		return invalidPattern(pattern, stderr)
+	case strings.Contains(stderr, `the literal '"\n"' is not allowed`):
+		return errNewlineInPattern
+	case stderr == "":
+		return fmt.Errorf("ripgrep failed: %w", err)
+	}
+	return fmt.Errorf("ripgrep failed: %s", stderr)
+}
+
+// parseOutput reads what rg printed for the query's mode.
+func parseOutput(r *bufio.Reader, q *query) ([]fileResult, error) {
+	switch q.mode {
+	case modeContent:
+		return parseJSON(r, q)
+	case modeFiles:
+		return parseFiles(r, q)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var files []fileResult
+	for len(data) > 0 {
+		name, rest, ok := bytes.Cut(data, []byte{0})
+		if !ok {
+			break
+		}
+		digits, after, _ := bytes.Cut(rest, newline)
+		f := fileResult{path: q.relative(name), binaryOffset: -1}
+		f.count, _ = strconv.Atoi(string(digits))
+		files = append(files, f)
+		data = after
+	}
+	return files, nil
+}
+
+// statWorkers is how many files are statted at once while rg runs.
+const statWorkers = 8
+
+// parseFiles reads the NUL-separated file names of rg -l and looks up each
+// file's modification time as it arrives, while rg is still searching.
+func parseFiles(r *bufio.Reader, q *query) ([]fileResult, error) {
+	names := make(chan string, 256)
+	dated := make(chan fileResult, 256)
+	var wg sync.WaitGroup
+	for range statWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rel := range names {
+				dated <- fileResult{path: rel, count: 1, binaryOffset: -1, modTime: pathModTime(q.absolute(rel))}
+			}
+		}()
+	}
+	var files []fileResult
+	collected := make(chan struct{})
+	go func() {
+		for f := range dated {
+			files = append(files, f)
+		}
+		close(collected)
+	}()
+	var readErr error
+	for {
+		name, err := r.ReadBytes(0)
+		if len(name) > 1 && err == nil {
+			names <- q.relative(name[:len(name)-1])
+		}
+		if err != nil {
+			if err != io.EOF {
+				readErr = err
+			}
+			break
+		}
+	}
+	close(names)
+	wg.Wait()
+	close(dated)
+	<-collected
+	return files, readErr
+}
+
+// relative turns a path rg printed into a result path.
+func (q *query) relative(name []byte) string {
+	if !q.isDir {
+		return ""
+	}
+	return string(bytes.TrimPrefix(name, []byte("./")))
+}
+
+// ripgrep returns the rg to run, or "" for the built-in search: the
+// MINI_CLAUDE_GREP_ENGINE variable picks "rg" or "builtin", and by default rg
+// runs when it is on PATH.
+func ripgrep(getenv func(string) string) (string, error) {
+	engine := getenv(EngineEnv)
+	switch engine {
+	case "builtin":
+		return "", nil
+	case "", "rg":
+		path, err := exec.LookPath("rg")
+		if err != nil && engine == "rg" {
+			return "", fmt.Errorf("%s=rg but rg is not on PATH: install ripgrep, or unset %s to use the built-in search", EngineEnv, EngineEnv)
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("%s=%q: use rg or builtin", EngineEnv, engine)
+}
