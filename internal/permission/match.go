@@ -106,7 +106,13 @@ func matchCommand(content string, c Command, forAllow bool) bool {
 		return false
 	}
 	for i, w := range words {
-		if c.Args[i] != w {
+		arg := c.Args[i]
+		if i == 0 && !forAllow && strings.Contains(arg, "/") {
+			// A deny or ask of rm covers /bin/rm and ./rm too; an allow
+			// covers only the name the rule wrote.
+			arg = filepath.Base(arg)
+		}
+		if arg != w {
 			return false
 		}
 	}
