@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"slices"
 	"path/filepath"
 	"strings"
 )
@@ -34,14 +35,22 @@ func items(q Query) []item {
 		}
 		all = append(all, item{kind: kindCommand, value: text, command: c})
 	}
-	for _, p := range q.Reads {
-		all = append(all, item{kind: kindRead, value: p})
-	}
-	for _, p := range q.Writes {
-		all = append(all, item{kind: kindWrite, value: p})
-	}
+	all = appendPaths(all, kindRead, q.Reads)
+	all = appendPaths(all, kindWrite, q.Writes)
 	for _, d := range q.Domains {
 		all = append(all, item{kind: kindDomain, value: d})
+	}
+	return all
+}
+
+// appendPaths adds the paths as items of the kind, each once: a command line
+// resolved from several directories names the same file many times.
+func appendPaths(all []item, k kind, paths []string) []item {
+	start := len(all)
+	for _, p := range paths {
+		if !slices.ContainsFunc(all[start:], func(it item) bool { return it.value == p }) {
+			all = append(all, item{kind: k, value: p})
+		}
 	}
 	return all
 }
@@ -49,15 +58,15 @@ func items(q Query) []item {
 // covers reports whether rule r applies to the item. Deny and ask rules match
 // paths regardless of case, and a Bash deny or ask covers any command whose
 // name is only known at run time.
-func (c *Context) covers(r Rule, it item, strict bool) bool {
-	if kindOf(r.Tool) != it.kind {
+func (c *Context) covers(r *Rule, it *item, strict bool) bool {
+	if compiledOf(r).kind != it.kind {
 		return false
 	}
 	switch it.kind {
 	case kindRead, kindWrite:
-		return matchPath(pathPattern(r.Content, r.Base, c.Home), it.value, strict)
+		return matchRulePath(r, c.Home, it.value, strict)
 	case kindCommand:
-		return matchCommand(r.Content, it.command, !strict) || (strict && it.command.Dynamic)
+		return matchCommand(r, &it.command, !strict) || (strict && it.command.Dynamic)
 	case kindDomain:
 		return matchDomain(r.Content, it.value)
 	}
@@ -66,22 +75,52 @@ func (c *Context) covers(r Rule, it item, strict bool) bool {
 
 // firstMatch finds the first rule of rules that covers the call or one of its
 // parts, and returns the decision it makes.
-func (c *Context) firstMatch(rules []Rule, q Query, b Behavior) (Decision, bool) {
-	parts := items(q)
-	for i, r := range rules {
-		if r.Content == "" || kindOf(r.Tool) == kindNone {
+func (c *Context) firstMatch(rules []Rule, q Query, parts []item, b Behavior) (Decision, bool) {
+	programs := programsOf(parts)
+	for i := range rules {
+		r := &rules[i]
+		rc := compiledOf(r)
+		if r.Content == "" || rc.kind == kindNone {
 			if r.coversTool(q.Tool) {
-				return c.ruleDecision(b, &rules[i], q.Tool, ""), true
+				return c.ruleDecision(b, r, q.Tool, ""), true
 			}
 			continue
 		}
-		for _, it := range parts {
-			if c.covers(r, it, true) {
-				return c.ruleDecision(b, &rules[i], q.Tool, it.String()), true
+		if rc.kind == kindCommand && !programs.dynamic && len(rc.words) > 0 && !programs.names[rc.words[0]] {
+			continue
+		}
+		for j := range parts {
+			if c.covers(r, &parts[j], true) {
+				return c.ruleDecision(b, r, q.Tool, parts[j].String()), true
 			}
 		}
 	}
 	return Decision{}, false
+}
+
+// programSet is the programs a call's commands run, by name and by the base
+// name of a path (/bin/rm is rm), so that a Bash rule naming another program
+// is passed over without comparing it with every command.
+type programSet struct {
+	names   map[string]bool
+	dynamic bool
+}
+
+func programsOf(parts []item) programSet {
+	set := programSet{names: make(map[string]bool)}
+	for i := range parts {
+		cmd := &parts[i].command
+		if parts[i].kind != kindCommand {
+			continue
+		}
+		if cmd.Dynamic || len(cmd.Args) == 0 {
+			set.dynamic = true
+			continue
+		}
+		set.names[cmd.Args[0]] = true
+		set.names[filepath.Base(cmd.Args[0])] = true
+	}
+	return set
 }
 
 func (c *Context) ruleDecision(b Behavior, r *Rule, tool, subject string) Decision {
@@ -97,14 +136,19 @@ func (c *Context) ruleDecision(b Behavior, r *Rule, tool, subject string) Decisi
 		Reason: fmt.Sprintf("The rule %s (from %s) asks for approval of %s.", r, r.Source, what)}
 }
 
-// secretPatterns are denied by default to reads and writes of every tool; an
-// allow rule that names the file explicitly overrides them.
-var secretPatterns = []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa*", "~/.ssh/**", "~/.aws/**"}
+// secretNames (file names at any depth) and secretHomeDirs (under home) are
+// denied by default to reads and writes of every tool; an allow rule that
+// names the file explicitly overrides them.
+var (
+	secretNames    = []string{".env", ".env.*", "*.pem", "*.key", "id_rsa*"}
+	secretHomeDirs = []string{".ssh", ".aws"}
+)
 
-var secretExceptions = []string{"**/.env.example"}
+// secretException is the one .env file meant to be shared.
+const secretException = ".env.example"
 
-func (c *Context) secretDefault(q Query) (Decision, bool) {
-	for _, it := range items(q) {
+func (c *Context) secretDefault(parts []item) (Decision, bool) {
+	for _, it := range parts {
 		if it.kind != kindRead && it.kind != kindWrite || !c.isSecret(it.value) {
 			continue
 		}
@@ -118,26 +162,27 @@ func (c *Context) secretDefault(q Query) (Decision, bool) {
 	return Decision{}, false
 }
 
+// isSecret applies the secret defaults: a component named like a secret file
+// (regardless of case), unless a component is .env.example, or a path under
+// ~/.ssh or ~/.aws.
 func (c *Context) isSecret(path string) bool {
-	lower := strings.ToLower(path)
-	for _, ex := range secretExceptions {
-		if matchPath(c.expandSecret(ex), lower, false) {
+	for part := range strings.SplitSeq(path, "/") {
+		if strings.EqualFold(part, secretException) {
 			return false
 		}
 	}
-	for _, p := range secretPatterns {
-		if matchPath(c.expandSecret(p), lower, true) {
+	for _, name := range secretNames {
+		if anyComponentMatches(name, path, true) {
+			return true
+		}
+	}
+	for _, dir := range secretHomeDirs {
+		root := filepath.Join(c.Home, dir)
+		if hasPrefix(path, root, true) && (len(path) == len(root) || path[len(root)] == '/') {
 			return true
 		}
 	}
 	return false
-}
-
-func (c *Context) expandSecret(pattern string) string {
-	if rest, ok := strings.CutPrefix(pattern, "~/"); ok {
-		return filepath.Join(c.Home, rest)
-	}
-	return "/" + pattern
 }
 
 func ruleToolFor(k kind) string {
@@ -148,8 +193,8 @@ func ruleToolFor(k kind) string {
 }
 
 func (c *Context) allowedByRule(it item) bool {
-	for _, r := range c.Allow {
-		if r.Content != "" && c.covers(r, it, false) {
+	for i := range c.Allow {
+		if c.Allow[i].Content != "" && c.covers(&c.Allow[i], &it, false) {
 			return true
 		}
 	}
@@ -158,9 +203,8 @@ func (c *Context) allowedByRule(it item) bool {
 
 // allowance allows the call when every part of it is allowed, and asks,
 // naming the first part that is not.
-func (c *Context) allowance(q Query) Decision {
+func (c *Context) allowance(q Query, parts []item) Decision {
 	wholeTool := c.toolAllowRule(q.Tool)
-	parts := items(q)
 	if len(parts) == 0 {
 		switch {
 		case wholeTool != nil:
@@ -182,10 +226,14 @@ func (c *Context) allowance(q Query) Decision {
 	return Decision{Behavior: Allow, Reason: "every part of the call is allowed"}
 }
 
+// partAllowed reports whether a part is allowed by itself (a read inside the
+// allowed directories, a read-only command, …) or by an allow rule; the rules
+// are searched only when the part is not allowed by itself.
 func (c *Context) partAllowed(it item, wholeTool bool) bool {
-	if c.allowedByRule(it) {
-		return true
-	}
+	return c.allowedByItself(it, wholeTool) || c.allowedByRule(it)
+}
+
+func (c *Context) allowedByItself(it item, wholeTool bool) bool {
 	switch it.kind {
 	case kindRead:
 		return c.inside(it.value)
@@ -249,9 +297,10 @@ func (c *Context) inside(path string) bool {
 // results even when the search itself was allowed.
 func (c *Context) ReadDenied(path string) bool {
 	q := Query{Tool: "Read", ReadOnly: true, Reads: []string{path}}
-	if d, ok := c.firstMatch(c.Deny, q, Deny); ok && d.Subject != "" {
+	parts := items(q)
+	if d, ok := c.firstMatch(c.Deny, q, parts, Deny); ok && d.Subject != "" {
 		return true
 	}
-	_, secret := c.secretDefault(q)
+	_, secret := c.secretDefault(parts)
 	return secret
 }
