@@ -2,8 +2,8 @@ package permission
 
 import (
 	"fmt"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
