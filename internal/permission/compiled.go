@@ -112,10 +112,8 @@ func hasPrefix(s, prefix string, foldCase bool) bool {
 	if len(s) < len(prefix) {
 		return false
 	}
-	if foldCase {
-		return strings.EqualFold(s[:len(prefix)], prefix)
-	}
-	return s[:len(prefix)] == prefix
+	head := s[:len(prefix)]
+	return head == prefix || foldCase && strings.EqualFold(head, prefix)
 }
 
 // anyComponentMatches reports whether a component of the slash-separated path

@@ -75,8 +75,7 @@ func (c *Context) covers(r *Rule, it *item, strict bool) bool {
 
 // firstMatch finds the first rule of rules that covers the call or one of its
 // parts, and returns the decision it makes.
-func (c *Context) firstMatch(rules []Rule, q Query, parts []item, b Behavior) (Decision, bool) {
-	programs := programsOf(parts)
+func (c *Context) firstMatch(rules []Rule, q Query, parts []item, programs programSet, b Behavior) (Decision, bool) {
 	for i := range rules {
 		r := &rules[i]
 		rc := compiledOf(r)
@@ -107,7 +106,7 @@ type programSet struct {
 }
 
 func programsOf(parts []item) programSet {
-	set := programSet{names: make(map[string]bool)}
+	var set programSet
 	for i := range parts {
 		cmd := &parts[i].command
 		if parts[i].kind != kindCommand {
@@ -116,6 +115,9 @@ func programsOf(parts []item) programSet {
 		if cmd.Dynamic || len(cmd.Args) == 0 {
 			set.dynamic = true
 			continue
+		}
+		if set.names == nil {
+			set.names = make(map[string]bool, 2*len(parts))
 		}
 		set.names[cmd.Args[0]] = true
 		set.names[filepath.Base(cmd.Args[0])] = true
@@ -136,13 +138,10 @@ func (c *Context) ruleDecision(b Behavior, r *Rule, tool, subject string) Decisi
 		Reason: fmt.Sprintf("The rule %s (from %s) asks for approval of %s.", r, r.Source, what)}
 }
 
-// secretNames (file names at any depth) and secretHomeDirs (under home) are
-// denied by default to reads and writes of every tool; an allow rule that
-// names the file explicitly overrides them.
-var (
-	secretNames    = []string{".env", ".env.*", "*.pem", "*.key", "id_rsa*"}
-	secretHomeDirs = []string{".ssh", ".aws"}
-)
+// secretHomeDirs (under home) and the names secretName knows are denied by
+// default to reads and writes of every tool; an allow rule that names the
+// file explicitly overrides them.
+var secretHomeDirs = []string{".ssh", ".aws"}
 
 // secretException is the one .env file meant to be shared.
 const secretException = ".env.example"
@@ -166,15 +165,15 @@ func (c *Context) secretDefault(parts []item) (Decision, bool) {
 // (regardless of case), unless a component is .env.example, or a path under
 // ~/.ssh or ~/.aws.
 func (c *Context) isSecret(path string) bool {
+	secret := false
 	for part := range strings.SplitSeq(path, "/") {
 		if strings.EqualFold(part, secretException) {
 			return false
 		}
+		secret = secret || secretName(strings.ToLower(part))
 	}
-	for _, name := range secretNames {
-		if anyComponentMatches(name, path, true) {
-			return true
-		}
+	if secret {
+		return true
 	}
 	for _, dir := range secretHomeDirs {
 		root := filepath.Join(c.Home, dir)
@@ -183,6 +182,13 @@ func (c *Context) isSecret(path string) bool {
 		}
 	}
 	return false
+}
+
+// secretName reports whether a lower-case file name is one of the secret
+// defaults: .env, .env.*, *.pem, *.key, id_rsa*.
+func secretName(name string) bool {
+	return name == ".env" || strings.HasPrefix(name, ".env.") || strings.HasSuffix(name, ".pem") ||
+		strings.HasSuffix(name, ".key") || strings.HasPrefix(name, "id_rsa")
 }
 
 func ruleToolFor(k kind) string {
@@ -298,7 +304,7 @@ func (c *Context) inside(path string) bool {
 func (c *Context) ReadDenied(path string) bool {
 	q := Query{Tool: "Read", ReadOnly: true, Reads: []string{path}}
 	parts := items(q)
-	if d, ok := c.firstMatch(c.Deny, q, parts, Deny); ok && d.Subject != "" {
+	if d, ok := c.firstMatch(c.Deny, q, parts, programSet{}, Deny); ok && d.Subject != "" {
 		return true
 	}
 	_, secret := c.secretDefault(parts)

@@ -92,13 +92,14 @@ type Decision struct {
 // and otherwise asks, naming the first part that needs approval.
 func (c *Context) Decide(q Query) Decision {
 	parts := items(q)
-	if d, ok := c.firstMatch(c.Deny, q, parts, Deny); ok {
+	programs := programsOf(parts)
+	if d, ok := c.firstMatch(c.Deny, q, parts, programs, Deny); ok {
 		return d
 	}
 	if d, ok := c.secretDefault(parts); ok {
 		return d
 	}
-	if d, ok := c.firstMatch(c.Ask, q, parts, Ask); ok {
+	if d, ok := c.firstMatch(c.Ask, q, parts, programs, Ask); ok {
 		return d
 	}
 	switch q.ToolVerdict {
