@@ -62,6 +62,10 @@ func compilePath(c *compiledRule, content string) {
 		c.root, c.anyDepth, c.name = rootBase, true, strings.TrimSuffix(content, "/")
 		c.rel = "/**/" + c.name
 	}
+	if c.root != rootAbsolute {
+		// "~" and "/" name the root itself: the pattern is the root.
+		c.rel = strings.TrimSuffix(c.rel, "/")
+	}
 	c.literal = c.rel
 	if i := strings.IndexAny(c.rel, "*?[{\\"); i >= 0 {
 		c.literal = c.rel[:i]
