@@ -259,6 +259,11 @@ func deniedPaths(env *tool.Env, bases []string, arg string) []string {
 	}
 	var denied []string
 	for _, p := range resolvedPaths(bases, arg, false) {
+		// What does not exist cannot be read; most operands (patterns,
+		// numbers, names) are not files at all, and are passed over cheaply.
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
 		if real := fileaccess.RealPath(p); env.ReadDenied(real) {
 			denied = append(denied, real)
 		}
