@@ -76,6 +76,7 @@ func (c *Context) covers(r *Rule, it *item, strict bool) bool {
 // firstMatch finds the first rule of rules that covers the call or one of its
 // parts, and returns the decision it makes.
 func (c *Context) firstMatch(rules []Rule, q Query, parts []item, programs programSet, b Behavior) (Decision, bool) {
+	byKind := partsByKind(parts)
 	for i := range rules {
 		r := &rules[i]
 		rc := compiledOf(r)
@@ -88,13 +89,29 @@ func (c *Context) firstMatch(rules []Rule, q Query, parts []item, programs progr
 		if rc.kind == kindCommand && !programs.dynamic && len(rc.words) > 0 && !programs.names[rc.words[0]] {
 			continue
 		}
-		for j := range parts {
-			if c.covers(r, &parts[j], true) {
-				return c.ruleDecision(b, r, q.Tool, parts[j].String()), true
+		same := byKind[rc.kind]
+		for j := range same {
+			if c.covers(r, &same[j], true) {
+				return c.ruleDecision(b, r, q.Tool, same[j].String()), true
 			}
 		}
 	}
 	return Decision{}, false
+}
+
+// partsByKind splits the parts, which items lists kind by kind, into one
+// sub-slice per kind.
+func partsByKind(parts []item) [kindDomain + 1][]item {
+	var byKind [kindDomain + 1][]item
+	for start := 0; start < len(parts); {
+		end := start + 1
+		for end < len(parts) && parts[end].kind == parts[start].kind {
+			end++
+		}
+		byKind[parts[start].kind] = parts[start:end]
+		start = end
+	}
+	return byKind
 }
 
 // programSet is the programs a call's commands run, by name and by the base
