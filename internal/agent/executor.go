@@ -156,13 +156,7 @@ func isEmpty(content []llm.ContentBlock) bool {
 // rules say ask. It returns the message for the model when the call is refused.
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (string, bool) {
 	name := p.call.Tool().Name()
-	own := p.call.CheckPermissions(ctx, env)
-	access := p.call.Accesses(ctx, env)
-	decision := a.opts.Permissions.Decide(permission.Query{
-		Tool: name, ReadOnly: p.call.IsReadOnly(),
-		ToolVerdict: permission.Behavior(own.Behavior), ToolReason: own.Message,
-		Reads: access.Reads, Writes: access.Writes, Commands: shellCommands(access.Commands), Domains: access.Domains,
-	})
+	decision := a.opts.Permissions.Decide(PermissionQuery(ctx, p.call, env))
 	switch decision.Behavior {
 	case permission.Allow:
 		return "", false
@@ -181,6 +175,18 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (strin
 		return answer.Message, true
 	}
 	return fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), true
+}
+
+// PermissionQuery describes a parsed call for the permission engine: the
+// tool's own verdict and everything the call touches, as the executor decides on it.
+func PermissionQuery(ctx context.Context, call tool.Call, env *tool.Env) permission.Query {
+	own := call.CheckPermissions(ctx, env)
+	access := call.Accesses(ctx, env)
+	return permission.Query{
+		Tool: call.Tool().Name(), ReadOnly: call.IsReadOnly(),
+		ToolVerdict: permission.Behavior(own.Behavior), ToolReason: own.Message,
+		Reads: access.Reads, Writes: access.Writes, Commands: shellCommands(access.Commands), Domains: access.Domains,
+	}
 }
 
 func shellCommands(cmds []tool.ShellCommand) []permission.Command {

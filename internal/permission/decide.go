@@ -3,6 +3,7 @@ package permission
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -34,14 +35,22 @@ func items(q Query) []item {
 		}
 		all = append(all, item{kind: kindCommand, value: text, command: c})
 	}
-	for _, p := range q.Reads {
-		all = append(all, item{kind: kindRead, value: p})
-	}
-	for _, p := range q.Writes {
-		all = append(all, item{kind: kindWrite, value: p})
-	}
+	all = appendPaths(all, kindRead, q.Reads)
+	all = appendPaths(all, kindWrite, q.Writes)
 	for _, d := range q.Domains {
 		all = append(all, item{kind: kindDomain, value: d})
+	}
+	return all
+}
+
+// appendPaths adds the paths as items of the kind, each once: a command line
+// resolved from several directories names the same file many times.
+func appendPaths(all []item, k kind, paths []string) []item {
+	start := len(all)
+	for _, p := range paths {
+		if !slices.ContainsFunc(all[start:], func(it item) bool { return it.value == p }) {
+			all = append(all, item{kind: k, value: p})
+		}
 	}
 	return all
 }
@@ -49,15 +58,15 @@ func items(q Query) []item {
 // covers reports whether rule r applies to the item. Deny and ask rules match
 // paths regardless of case, and a Bash deny or ask covers any command whose
 // name is only known at run time.
-func (c *Context) covers(r Rule, it item, strict bool) bool {
-	if kindOf(r.Tool) != it.kind {
+func (c *Context) covers(r *Rule, it *item, strict bool) bool {
+	if compiledOf(r).kind != it.kind {
 		return false
 	}
 	switch it.kind {
 	case kindRead, kindWrite:
-		return matchPath(pathPattern(r.Content, r.Base, c.Home), it.value, strict)
+		return matchRulePath(r, c.Home, it.value, strict)
 	case kindCommand:
-		return matchCommand(r.Content, it.command, !strict) || (strict && it.command.Dynamic)
+		return matchCommand(r, &it.command, !strict) || (strict && it.command.Dynamic)
 	case kindDomain:
 		return matchDomain(r.Content, it.value)
 	}
@@ -66,22 +75,71 @@ func (c *Context) covers(r Rule, it item, strict bool) bool {
 
 // firstMatch finds the first rule of rules that covers the call or one of its
 // parts, and returns the decision it makes.
-func (c *Context) firstMatch(rules []Rule, q Query, b Behavior) (Decision, bool) {
-	parts := items(q)
-	for i, r := range rules {
-		if r.Content == "" || kindOf(r.Tool) == kindNone {
+func (c *Context) firstMatch(rules []Rule, q Query, parts []item, programs programSet, b Behavior) (Decision, bool) {
+	byKind := partsByKind(parts)
+	for i := range rules {
+		r := &rules[i]
+		rc := compiledOf(r)
+		if r.Content == "" || rc.kind == kindNone {
 			if r.coversTool(q.Tool) {
-				return c.ruleDecision(b, &rules[i], q.Tool, ""), true
+				return c.ruleDecision(b, r, q.Tool, ""), true
 			}
 			continue
 		}
-		for _, it := range parts {
-			if c.covers(r, it, true) {
-				return c.ruleDecision(b, &rules[i], q.Tool, it.String()), true
+		if rc.kind == kindCommand && !programs.dynamic && len(rc.words) > 0 && !programs.names[rc.words[0]] {
+			continue
+		}
+		same := byKind[rc.kind]
+		for j := range same {
+			if c.covers(r, &same[j], true) {
+				return c.ruleDecision(b, r, q.Tool, same[j].String()), true
 			}
 		}
 	}
 	return Decision{}, false
+}
+
+// partsByKind splits the parts, which items lists kind by kind, into one
+// sub-slice per kind.
+func partsByKind(parts []item) [kindDomain + 1][]item {
+	var byKind [kindDomain + 1][]item
+	for start := 0; start < len(parts); {
+		end := start + 1
+		for end < len(parts) && parts[end].kind == parts[start].kind {
+			end++
+		}
+		byKind[parts[start].kind] = parts[start:end]
+		start = end
+	}
+	return byKind
+}
+
+// programSet is the programs a call's commands run, by name and by the base
+// name of a path (/bin/rm is rm), so that a Bash rule naming another program
+// is passed over without comparing it with every command.
+type programSet struct {
+	names   map[string]bool
+	dynamic bool
+}
+
+func programsOf(parts []item) programSet {
+	var set programSet
+	for i := range parts {
+		cmd := &parts[i].command
+		if parts[i].kind != kindCommand {
+			continue
+		}
+		if cmd.Dynamic || len(cmd.Args) == 0 {
+			set.dynamic = true
+			continue
+		}
+		if set.names == nil {
+			set.names = make(map[string]bool, 2*len(parts))
+		}
+		set.names[cmd.Args[0]] = true
+		set.names[filepath.Base(cmd.Args[0])] = true
+	}
+	return set
 }
 
 func (c *Context) ruleDecision(b Behavior, r *Rule, tool, subject string) Decision {
@@ -97,24 +155,16 @@ func (c *Context) ruleDecision(b Behavior, r *Rule, tool, subject string) Decisi
 		Reason: fmt.Sprintf("The rule %s (from %s) asks for approval of %s.", r, r.Source, what)}
 }
 
-// Secrets denied by default to reads and writes of every tool, a path being a
-// secret when one of its components is: .env and .env.* (but .env.example),
-// *.pem, *.key, id_rsa*, and everything under ~/.ssh and ~/.aws. An allow rule
-// that names the file explicitly overrides them. The checks are string
-// operations only, cheap enough to run on every file a search finds.
-func secretName(name string) bool {
-	switch {
-	case name == ".env.example":
-		return false
-	case name == ".env", strings.HasPrefix(name, ".env."), strings.HasSuffix(name, ".pem"),
-		strings.HasSuffix(name, ".key"), strings.HasPrefix(name, "id_rsa"):
-		return true
-	}
-	return false
-}
+// secretHomeDirs (under home) and the names secretName knows are denied by
+// default to reads and writes of every tool; an allow rule that names the
+// file explicitly overrides them.
+var secretHomeDirs = []string{".ssh", ".aws"}
 
-func (c *Context) secretDefault(q Query) (Decision, bool) {
-	for _, it := range items(q) {
+// secretException is the one .env file meant to be shared.
+const secretException = ".env.example"
+
+func (c *Context) secretDefault(parts []item) (Decision, bool) {
+	for _, it := range parts {
 		if it.kind != kindRead && it.kind != kindWrite || !c.isSecret(it.value) {
 			continue
 		}
@@ -128,22 +178,34 @@ func (c *Context) secretDefault(q Query) (Decision, bool) {
 	return Decision{}, false
 }
 
+// isSecret applies the secret defaults: a component named like a secret file
+// (regardless of case), unless a component is .env.example, or a path under
+// ~/.ssh or ~/.aws.
 func (c *Context) isSecret(path string) bool {
-	lower := strings.ToLower(filepath.Clean(path))
-	if c.Home != "" {
-		home := strings.ToLower(filepath.Clean(c.Home))
-		for _, dir := range []string{".ssh", ".aws"} {
-			if d := filepath.Join(home, dir); lower == d || strings.HasPrefix(lower, d+"/") {
-				return true
-			}
+	secret := false
+	for part := range strings.SplitSeq(path, "/") {
+		if strings.EqualFold(part, secretException) {
+			return false
 		}
+		secret = secret || secretName(strings.ToLower(part))
 	}
-	for _, name := range strings.Split(lower, "/") {
-		if secretName(name) {
+	if secret {
+		return true
+	}
+	for _, dir := range secretHomeDirs {
+		root := filepath.Join(c.Home, dir)
+		if hasPrefix(path, root, true) && (len(path) == len(root) || path[len(root)] == '/') {
 			return true
 		}
 	}
 	return false
+}
+
+// secretName reports whether a lower-case file name is one of the secret
+// defaults: .env, .env.*, *.pem, *.key, id_rsa*.
+func secretName(name string) bool {
+	return name == ".env" || strings.HasPrefix(name, ".env.") || strings.HasSuffix(name, ".pem") ||
+		strings.HasSuffix(name, ".key") || strings.HasPrefix(name, "id_rsa")
 }
 
 func ruleToolFor(k kind) string {
@@ -154,8 +216,8 @@ func ruleToolFor(k kind) string {
 }
 
 func (c *Context) allowedByRule(it item) bool {
-	for _, r := range c.Allow {
-		if r.Content != "" && c.covers(r, it, false) {
+	for i := range c.Allow {
+		if c.Allow[i].Content != "" && c.covers(&c.Allow[i], &it, false) {
 			return true
 		}
 	}
@@ -164,9 +226,8 @@ func (c *Context) allowedByRule(it item) bool {
 
 // allowance allows the call when every part of it is allowed, and asks,
 // naming the first part that is not.
-func (c *Context) allowance(q Query) Decision {
+func (c *Context) allowance(q Query, parts []item) Decision {
 	wholeTool := c.toolAllowRule(q.Tool)
-	parts := items(q)
 	if len(parts) == 0 {
 		switch {
 		case wholeTool != nil:
@@ -188,10 +249,14 @@ func (c *Context) allowance(q Query) Decision {
 	return Decision{Behavior: Allow, Reason: "every part of the call is allowed"}
 }
 
+// partAllowed reports whether a part is allowed by itself (a read inside the
+// allowed directories, a read-only command, …) or by an allow rule; the rules
+// are searched only when the part is not allowed by itself.
 func (c *Context) partAllowed(it item, wholeTool bool) bool {
-	if c.allowedByRule(it) {
-		return true
-	}
+	return c.allowedByItself(it, wholeTool) || c.allowedByRule(it)
+}
+
+func (c *Context) allowedByItself(it item, wholeTool bool) bool {
 	switch it.kind {
 	case kindRead:
 		return c.inside(it.value)
@@ -255,9 +320,10 @@ func (c *Context) inside(path string) bool {
 // results even when the search itself was allowed.
 func (c *Context) ReadDenied(path string) bool {
 	q := Query{Tool: "Read", ReadOnly: true, Reads: []string{path}}
-	if d, ok := c.firstMatch(c.Deny, q, Deny); ok && d.Subject != "" {
+	parts := items(q)
+	if d, ok := c.firstMatch(c.Deny, q, parts, programSet{}, Deny); ok && d.Subject != "" {
 		return true
 	}
-	_, secret := c.secretDefault(q)
+	_, secret := c.secretDefault(parts)
 	return secret
 }

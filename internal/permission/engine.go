@@ -91,13 +91,15 @@ type Decision struct {
 // command inside the allowed directories, or by acceptEdits for writes there —
 // and otherwise asks, naming the first part that needs approval.
 func (c *Context) Decide(q Query) Decision {
-	if d, ok := c.firstMatch(c.Deny, q, Deny); ok {
+	parts := items(q)
+	programs := programsOf(parts)
+	if d, ok := c.firstMatch(c.Deny, q, parts, programs, Deny); ok {
 		return d
 	}
-	if d, ok := c.secretDefault(q); ok {
+	if d, ok := c.secretDefault(parts); ok {
 		return d
 	}
-	if d, ok := c.firstMatch(c.Ask, q, Ask); ok {
+	if d, ok := c.firstMatch(c.Ask, q, parts, programs, Ask); ok {
 		return d
 	}
 	switch q.ToolVerdict {
@@ -114,7 +116,7 @@ func (c *Context) Decide(q Query) Decision {
 	case c.Mode == ModePlan && !q.ReadOnly:
 		return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s changes the system and plan mode only allows read-only tools; present the plan first.", q.Tool)}
 	}
-	return c.allowance(q)
+	return c.allowance(q, parts)
 }
 
 // Prompt is a question to the user about one call.

@@ -88,25 +88,28 @@ func matchPath(pattern, path string, foldCase bool) bool {
 	}
 }
 
-// matchCommand reports whether a Bash rule's content covers the command:
-// "npm run test:*" (or "npm run test *") is a prefix of whole words, anything
-// else must equal the command's words. A dynamic command matches no rule, and
-// forAllow matches only plain commands: "sudo npm run test" is not what
+// matchCommand reports whether a Bash rule covers the command: "npm run
+// test:*" (or "npm run test *") is a prefix of whole words, anything else must
+// equal the command's words. A dynamic command matches no rule, and forAllow
+// matches only plain commands: "sudo npm run test" is not what
 // Bash(npm run test:*) allowed.
-func matchCommand(content string, c Command, forAllow bool) bool {
+func matchCommand(r *Rule, c *Command, forAllow bool) bool {
 	if c.Dynamic || len(c.Args) == 0 || (forAllow && !c.Plain) {
 		return false
 	}
-	prefix, isPrefix := strings.CutSuffix(content, ":*")
-	if !isPrefix {
-		prefix, isPrefix = strings.CutSuffix(content, " *")
-	}
-	words := strings.Fields(prefix)
-	if len(words) == 0 || len(words) > len(c.Args) || (!isPrefix && len(words) != len(c.Args)) {
+	rc := compiledOf(r)
+	words := rc.words
+	if len(words) == 0 || len(words) > len(c.Args) || (!rc.prefix && len(words) != len(c.Args)) {
 		return false
 	}
 	for i, w := range words {
-		if c.Args[i] != w {
+		arg := c.Args[i]
+		if i == 0 && !forAllow && strings.Contains(arg, "/") {
+			// A deny or ask of rm covers /bin/rm and ./rm too; an allow
+			// covers only the name the rule wrote.
+			arg = filepath.Base(arg)
+		}
+		if arg != w {
 			return false
 		}
 	}

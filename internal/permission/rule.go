@@ -20,6 +20,9 @@ type Rule struct {
 	// Base is the directory the rule's relative paths are relative to: the
 	// project of the settings file it came from, or the working directory.
 	Base string
+
+	// compiled is the content prepared for matching, set by ParseRule.
+	compiled *compiledRule
 }
 
 // String renders the rule in the syntax it was written in.
@@ -49,7 +52,9 @@ func ParseRule(text, source string) (Rule, error) {
 	if !ruleTool.MatchString(name) {
 		return Rule{}, fmt.Errorf("rule %q from %s: %q is not a tool name (letters, digits, _ and - only)", text, source, name)
 	}
-	return Rule{Tool: name, Content: content, Source: source}, nil
+	r := Rule{Tool: name, Content: content, Source: source}
+	r.compiled = compile(r)
+	return r, nil
 }
 
 // ParseRuleList parses a flag value such as "Read,Bash(git log:*) Edit": rules

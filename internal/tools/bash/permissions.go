@@ -62,6 +62,11 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 			}
 		}
 	}
+	protected, unscanned := protectedOperands(env, a, bases)
+	acc.Reads = append(acc.Reads, protected...)
+	for _, root := range unscanned {
+		acc.Commands = append(acc.Commands, unknownPart("searching "+root+" (too large to check for protected files before it runs)"))
+	}
 	for _, w := range a.Writes {
 		paths, ok := resolveAll(bases, w.Path, w.Dynamic)
 		if !ok || w.Path == "" {
@@ -161,7 +166,8 @@ func hasFlag(args []string, short1, short2 rune, long ...string) bool {
 }
 
 // resolve makes path absolute against base, expanding a leading ~; "-" (cd -)
-// has no known target.
+// has no known target. It does not clean the path: the shell resolves
+// "link/.." physically, and so does fileaccess.RealPath after it.
 func resolve(base, path string) (string, bool) {
 	switch {
 	case path == "-" || strings.ContainsAny(path, "$`"):
@@ -171,13 +177,13 @@ func resolve(base, path string) (string, bool) {
 		if err != nil {
 			return "", false
 		}
-		return filepath.Join(home, strings.TrimPrefix(path, "~")), true
+		return home + strings.TrimPrefix(path, "~"), true
 	case strings.HasPrefix(path, "~"):
 		return "", false
 	case filepath.IsAbs(path):
-		return filepath.Clean(path), true
+		return path, true
 	}
-	return filepath.Join(base, path), true
+	return base + string(filepath.Separator) + path, true
 }
 
 // staticGlob reports whether a dynamic path is only a glob, whose matches stay
@@ -210,4 +216,105 @@ func literalPrefix(path string) string {
 		return dir[:j+1]
 	}
 	return "."
+}
+
+// protectedOperands returns the files the rules forbid reading that the line
+// names anywhere, not only as operands of read-only commands (less .env,
+// cp .env x, python leak.py --in=.env), and the protected files inside the
+// trees that recursive content searches read (grep -r x ., rg x), so that no
+// command can show what the Read tool may not. Unscanned lists the searched
+// trees too large to check.
+func protectedOperands(env *tool.Env, a *shell.Analysis, bases []string) (found, unscanned []string) {
+	if env.ReadDenied == nil {
+		return nil, nil
+	}
+	for _, c := range a.Commands {
+		for _, arg := range c.Args[min(1, len(c.Args)):] {
+			if _, value, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "-") {
+				arg = value
+			}
+			found = append(found, deniedPaths(env, bases, arg)...)
+		}
+	}
+	for _, r := range a.Reads {
+		found = append(found, deniedPaths(env, bases, r.Path)...)
+		if r.Recursive && contentSearch(r.Op) {
+			for _, root := range resolvedPaths(bases, r.Path, r.Dynamic) {
+				denied, complete := firstDeniedBelow(env, fileaccess.RealPath(root))
+				if denied != "" {
+					found = append(found, denied)
+				}
+				if !complete {
+					unscanned = append(unscanned, root)
+				}
+			}
+		}
+	}
+	return found, unscanned
+}
+
+func deniedPaths(env *tool.Env, bases []string, arg string) []string {
+	if arg == "" || strings.HasPrefix(arg, "-") {
+		return nil
+	}
+	var denied []string
+	for _, p := range resolvedPaths(bases, arg, false) {
+		// What does not exist cannot be read; most operands (patterns,
+		// numbers, names) are not files at all, and are passed over cheaply.
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if real := fileaccess.RealPath(p); env.ReadDenied(real) {
+			denied = append(denied, real)
+		}
+	}
+	return denied
+}
+
+func resolvedPaths(bases []string, path string, dynamic bool) []string {
+	paths, _ := resolveAll(bases, path, dynamic)
+	return paths
+}
+
+// contentSearch reports whether a recursive read prints the content of the
+// files it walks (grep -r, rg), rather than only their names or sizes.
+func contentSearch(op string) bool {
+	program, _, _ := strings.Cut(op, " ")
+	switch filepath.Base(program) {
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "git":
+		return true
+	}
+	return false
+}
+
+// maxProtectedScan bounds the walk for protected files under a searched tree.
+const maxProtectedScan = 50000
+
+// firstDeniedBelow returns a file under root that the rules forbid reading,
+// or "" when there is none; complete is false when the tree was too large to
+// walk to the end.
+func firstDeniedBelow(env *tool.Env, root string) (found string, complete bool) {
+	info, err := os.Stat(root)
+	if err != nil || !info.IsDir() {
+		return "", true
+	}
+	seen := 0
+	complete = true
+	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		seen++
+		switch {
+		case err != nil:
+			return nil
+		case seen > maxProtectedScan:
+			complete = false
+			return filepath.SkipAll
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case env.ReadDenied(fileaccess.RealPath(path)):
+			found = path
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found, complete
 }

@@ -5,7 +5,6 @@
 package fileaccess
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,20 +56,48 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// RealPath follows the symlinks of the longest existing prefix of abs and
-// appends the part that does not exist yet.
+// RealPath resolves abs the way the kernel does: component by component,
+// following every symlink (a dangling one too) before a later ".." applies, so
+// "link/.." is the directory above the link's target. The part that does not
+// exist yet is appended as written.
 func RealPath(abs string) string {
-	var missing []string
-	for p := filepath.Clean(abs); ; p = filepath.Dir(p) {
-		resolved, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(append([]string{resolved}, missing...)...)
+	return realPath(abs, 0)
+}
+
+// maxLinkHops bounds symlink chains, as the kernel's ELOOP does.
+const maxLinkHops = 40
+
+func realPath(abs string, hops int) string {
+	parts := strings.Split(abs, string(filepath.Separator))
+	cur := string(filepath.Separator)
+	for i, part := range parts {
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
 		}
-		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
-			return filepath.Clean(abs)
+		next := filepath.Join(cur, part)
+		info, err := os.Lstat(next)
+		if err != nil {
+			return filepath.Join(append([]string{next}, parts[i+1:]...)...)
 		}
-		missing = append([]string{filepath.Base(p)}, missing...)
+		if info.Mode()&fs.ModeSymlink == 0 || hops >= maxLinkHops {
+			cur = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			cur = next
+			continue
+		}
+		if !filepath.IsAbs(target) {
+			target = cur + string(filepath.Separator) + target
+		}
+		cur = realPath(target, hops+1)
 	}
+	return cur
 }
 
 // WriteAtomic replaces path with data through a temporary file in the same

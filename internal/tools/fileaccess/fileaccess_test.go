@@ -21,6 +21,9 @@ func TestInsideFollowsSymlinksAndDotDot(t *testing.T) {
 	os.Mkdir(filepath.Join(cwd, "src"), 0o755)
 	os.Symlink(filepath.Join(cwd, "src"), filepath.Join(outside, "back-in"))
 	os.Symlink(filepath.Join(cwd, "gone"), filepath.Join(outside, "dangling"))
+	os.Symlink(filepath.Join(outside, "new.txt"), filepath.Join(cwd, "dangling-out"))
+	os.Symlink(filepath.Join(outside, "sub"), filepath.Join(cwd, "to-sub"))
+	os.Mkdir(filepath.Join(outside, "sub"), 0o755)
 	env := &tool.Env{Cwd: cwd, AdditionalDirs: []string{extra}, Session: tool.NewSession(cwd)}
 	tests := []struct {
 		path string
@@ -34,10 +37,16 @@ func TestInsideFollowsSymlinksAndDotDot(t *testing.T) {
 		{"escape/secret", false},
 		{"escape", false},
 		{filepath.Join(outside, "back-in", "a.go"), true},
-		{filepath.Join(outside, "dangling", "a.go"), false},
+		// A dangling link is followed to where a write through it would land.
+		{filepath.Join(outside, "dangling", "a.go"), true},
+		{"dangling-out", false},
 		{"/etc/passwd", false},
 		{cwd, true},
 		{cwd + "-sibling/x", false},
+	}
+	// A shell resolves "link/.." physically: above the link's target.
+	if got, want := RealPath(cwd+"/to-sub/../x"), filepath.Join(outside, "x"); got != want {
+		t.Errorf("RealPath(to-sub/../x) = %q, want %q", got, want)
 	}
 	for _, tt := range tests {
 		if got := Inside(env, Resolve(env, tt.path)); got != tt.want {
