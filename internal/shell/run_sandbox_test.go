@@ -11,10 +11,10 @@ import (
 )
 
 // outsideDir returns a directory outside /tmp (which every sandbox may write
-// to): one in the package directory, removed after the test.
+// to), removed after the test.
 func outsideDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp(".", "sandbox-outside-")
+	dir, err := os.MkdirTemp(outsideBase(t), ".sandbox-outside-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,4 +133,30 @@ func TestSandboxStaysOnItsThread(t *testing.T) {
 	if _, out := run(t, Spec{Command: "touch " + forbidden + "/y && echo written", Dir: allowed}); out != "written\n" {
 		t.Errorf("an unsandboxed command: %q", out)
 	}
+}
+
+// outsideBase is where a test makes directories the sandbox must not let
+// commands write to: the package directory, unless the checkout itself lies
+// under one of the temporary directories every sandbox may write to; then the
+// home directory. It skips the test when neither qualifies.
+func outsideBase(t *testing.T) string {
+	t.Helper()
+	wd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	for _, base := range []string{wd, home} {
+		if base == "" {
+			continue
+		}
+		temporary := false
+		for _, tmp := range []string{"/tmp", "/var/tmp", "/dev/shm", os.TempDir()} {
+			if base == tmp || strings.HasPrefix(base, strings.TrimSuffix(tmp, "/")+"/") {
+				temporary = true
+			}
+		}
+		if !temporary {
+			return base
+		}
+	}
+	t.Skip("no directory outside the sandbox's temporary directories to test with")
+	return ""
 }

@@ -302,7 +302,7 @@ func TestSandbox(t *testing.T) {
 		t.Skipf("sandbox %v", shell.ProbeSandbox())
 	}
 	h := newHarness(t)
-	outside, err := os.MkdirTemp(".", "outside-")
+	outside, err := os.MkdirTemp(outsideBase(t), ".outside-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,4 +341,30 @@ func TestNoSandboxIsNoticedOnce(t *testing.T) {
 	if len(notices) != 1 || notices[0] != "Bash commands in this session run without a sandbox (the kernel lacks Landlock): they can write anywhere the user can." {
 		t.Errorf("notices %q", notices)
 	}
+}
+
+// outsideBase is where a test makes directories the sandbox must not let
+// commands write to: the package directory, unless the checkout itself lies
+// under one of the temporary directories every sandbox may write to; then the
+// home directory. It skips the test when neither qualifies.
+func outsideBase(t *testing.T) string {
+	t.Helper()
+	wd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	for _, base := range []string{wd, home} {
+		if base == "" {
+			continue
+		}
+		temporary := false
+		for _, tmp := range []string{"/tmp", "/var/tmp", "/dev/shm", os.TempDir()} {
+			if base == tmp || strings.HasPrefix(base, strings.TrimSuffix(tmp, "/")+"/") {
+				temporary = true
+			}
+		}
+		if !temporary {
+			return base
+		}
+	}
+	t.Skip("no directory outside the sandbox's temporary directories to test with")
+	return ""
 }
