@@ -25,7 +25,11 @@ type Options struct {
 	Model  string
 	System string
 	// Tools is the assembled pool offered to the model, in order.
-	Tools       []tool.Tool
+	Tools []tool.Tool
+	// Pool, when set, is asked for the current pool before each request and
+	// each tool lookup, in place of Tools: for pools that change during a
+	// session (MCP servers that connect late or change their tools).
+	Pool        func() []tool.Tool
 	Permissions *permission.Context
 	// Prompter answers permission asks; nil refuses them, as in headless runs.
 	Prompter permission.Prompter
@@ -208,9 +212,18 @@ func endsInCutCall(reply llm.MessageEnd) bool {
 	return reply.StopReason == llm.StopMaxTokens && len(content) > 0 && content[len(content)-1].Type == llm.BlockToolUse
 }
 
+// pool returns the tools of the session as they are now.
+func (a *Agent) pool() []tool.Tool {
+	if a.opts.Pool != nil {
+		return a.opts.Pool()
+	}
+	return a.opts.Tools
+}
+
 func (a *Agent) specs() []llm.ToolSpec {
-	specs := make([]llm.ToolSpec, len(a.opts.Tools))
-	for i, t := range a.opts.Tools {
+	pool := a.pool()
+	specs := make([]llm.ToolSpec, len(pool))
+	for i, t := range pool {
 		specs[i] = t.Spec()
 	}
 	return specs

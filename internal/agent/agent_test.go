@@ -459,3 +459,37 @@ func TestExecutorStoresLargeResultsAndPassesOutputErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPoolIsAskedBeforeEachRequest(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("n1", "Noter", `{"note":"first"}`)}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("w1", "WordCount", `{"file_path":"words.txt"}`)}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("ok")}},
+	)
+	if err := os.WriteFile(filepath.Join(h.cwd, "words.txt"), []byte("a b"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	pool := []tool.Tool{noter}
+	res := h.agent(t, func(o *agent.Options) {
+		o.Tools = nil
+		o.Pool = func() []tool.Tool {
+			mu.Lock()
+			defer mu.Unlock()
+			current := pool
+			pool = []tool.Tool{noter, wordcount.Tool}
+			return current
+		}
+	}).Run(context.Background(), "go")
+	if res.Outcome != agent.Completed {
+		t.Fatalf("run ended %v: %v", res.Outcome, res.Err)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs[0].Tools) != 1 || len(reqs[1].Tools) != 2 {
+		t.Errorf("requests offered %d then %d tools, want 1 then 2", len(reqs[0].Tools), len(reqs[1].Tools))
+	}
+	if got := h.results(t, 2)[0]; got.IsError {
+		t.Errorf("call of the tool that joined the pool failed: %s", resultText(got))
+	}
+}

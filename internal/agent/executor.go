@@ -80,11 +80,12 @@ func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
 	if truncated {
 		return fail(fmt.Sprintf("Your response reached the output token limit while writing this %s call, so it was not run. Continue in smaller steps: split large inputs (such as a long file) over several calls.", use.Name))
 	}
-	t := tools.Find(a.opts.Tools, use.Name)
+	pool := a.pool()
+	t := tools.Find(pool, use.Name)
 	if t == nil {
 		available := "No tools are available in this session."
-		if len(a.opts.Tools) > 0 {
-			available = "The available tools are: " + strings.Join(tools.Names(a.opts.Tools), ", ") + "."
+		if len(pool) > 0 {
+			available = "The available tools are: " + strings.Join(tools.Names(pool), ", ") + "."
 		}
 		return fail(fmt.Sprintf("Error: No such tool available: %s. %s", use.Name, available))
 	}
