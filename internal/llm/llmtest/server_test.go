@@ -3,8 +3,8 @@ package llmtest
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
