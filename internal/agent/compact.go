@@ -77,7 +77,9 @@ func (a *Agent) autoCompact(ctx context.Context, res *Result) {
 	if len(a.messages) < 2 {
 		return
 	}
+	started := time.Now()
 	usage, err := a.compact(ctx, CompactAuto, "", a.contextTokens())
+	res.APIDuration += time.Since(started)
 	res.Usage = res.Usage.Add(usage)
 	if err != nil {
 		a.compactFailures++
@@ -128,13 +130,30 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 // summarise asks the model for a summary of the history. The request carries
 // the session's system prompt and tools, as the API requires tools for a
 // history holding tool calls and so the prompt cache is reused; the prompt
-// forbids calling them, and any call in the answer is ignored.
+// forbids calling them, and any call in the answer is ignored. When the
+// provider refuses the request as too large, it asks once more with every
+// large tool result cleared.
 func (a *Agent) summarise(ctx context.Context, instructions string) (string, llm.Usage, error) {
 	prompt := summaryPrompt
 	if strings.TrimSpace(instructions) != "" {
 		prompt += "\n\nThe user asked the summary to focus on this:\n" + strings.TrimSpace(instructions)
 	}
-	msgs := slices.Clone(a.messages)
+	summary, usage, err := a.askSummary(ctx, a.messages, prompt)
+	var apiErr *llm.APIError
+	if err != nil && errors.As(err, &apiErr) && (apiErr.Status == 400 || apiErr.Status == 413) {
+		if smaller, cleared := clearResults(a.messages, 0, clearMinChars); len(cleared) > 0 {
+			var more llm.Usage
+			summary, more, err = a.askSummary(ctx, smaller, prompt)
+			usage = usage.Add(more)
+		}
+	}
+	return summary, usage, err
+}
+
+// askSummary sends history with prompt added at its end and returns the
+// summary the model answers with.
+func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt string) (string, llm.Usage, error) {
+	msgs := slices.Clone(history)
 	if last := msgs[len(msgs)-1]; last.Role == llm.RoleUser {
 		msgs[len(msgs)-1] = llm.Message{Role: llm.RoleUser, Content: append(slices.Clone(last.Content), llm.TextBlock(prompt))}
 	} else {

@@ -222,3 +222,30 @@ func TestFailedSummaryLeavesTheHistory(t *testing.T) {
 		t.Errorf("%d requests; want the summary request refused, then the main request with the 3 messages of the history", len(reqs))
 	}
 }
+
+func TestSummaryRefusedAsTooLargeIsRetriedWithResultsCleared(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("p1", "Print", `{"chars":5000}`)}, Usage: llm.Usage{InputTokens: 3000}},
+		llmtest.Turn{Faults: []llmtest.Fault{{Status: 400, Message: "prompt is too long"}}, Blocks: []llm.ContentBlock{llmtest.Text("<summary>printed</summary>")}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}},
+	)
+	res := h.agent(t, func(o *agent.Options) {
+		o.Tools = []tool.Tool{printer(100_000)}
+		o.CompactThreshold = 1000
+	}).Run(context.Background(), "go")
+	if res.Outcome != agent.Completed || res.Text != "done" {
+		t.Fatalf("run: %v %v %q", res.Outcome, res.Err, res.Text)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 4 || !isSummaryRequest(reqs[1]) || !isSummaryRequest(reqs[2]) {
+		t.Fatalf("%d requests, want the main one, two summary requests and the main one", len(reqs))
+	}
+	first, retry := reqs[1].Messages[2].Content[0], reqs[2].Messages[2].Content[0]
+	if len(resultText(first)) != 5000 || !strings.HasPrefix(resultText(retry), "[Old tool result cleared") {
+		t.Errorf("first summary request's result %.40q, retry's %.40q; want the full result, then the placeholder", resultText(first), resultText(retry))
+	}
+	if c := compactEvents[agent.Compacted](h); len(c) != 1 || c[0].Summary != "printed" {
+		t.Errorf("Compacted events %+v", c)
+	}
+}
