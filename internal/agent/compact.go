@@ -30,7 +30,8 @@ const (
 const thresholdPercent = 80
 
 // maxCompactFailures is how many automatic compactions may fail in a row
-// before the session stops trying; each failure costs a request.
+// before the session stops trying; each failure costs a request. A compaction
+// that cannot get under the threshold stops them at once.
 const maxCompactFailures = 3
 
 // summaryPrompt asks the model for the summary that replaces the history.
@@ -81,11 +82,16 @@ func (a *Agent) autoCompact(ctx context.Context, res *Result) {
 	usage, err := a.compact(ctx, CompactAuto, "", a.contextTokens())
 	res.APIDuration += time.Since(started)
 	res.Usage = res.Usage.Add(usage)
-	if err != nil {
+	switch {
+	case err != nil:
 		a.compactFailures++
-		return
+	case a.contextTokens() > limit:
+		// What compaction keeps is over the threshold by itself: summarising
+		// again would cost a request a turn and free nothing.
+		a.compactFailures = maxCompactFailures
+	default:
+		a.compactFailures = 0
 	}
-	a.compactFailures = 0
 }
 
 // Compact replaces the history with a summary made by the model and the state

@@ -249,3 +249,25 @@ func TestSummaryRefusedAsTooLargeIsRetriedWithResultsCleared(t *testing.T) {
 		t.Errorf("Compacted events %+v", c)
 	}
 }
+
+func TestNoSummaryLoopWhenTheCarriedStateIsOverTheThreshold(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("p1", "Print", `{"chars":10}`)}, Usage: llm.Usage{InputTokens: 5000}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("<summary>s</summary>")}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("p2", "Print", `{"chars":10}`)}, Usage: llm.Usage{InputTokens: 5000}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("p3", "Print", `{"chars":10}`)}, Usage: llm.Usage{InputTokens: 5000}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}},
+	)
+	res := h.agent(t, func(o *agent.Options) {
+		o.Tools = []tool.Tool{printer(100)}
+		o.CompactThreshold = 1000
+		o.Memory = strings.Repeat("m", 8000)
+	}).Run(context.Background(), "go")
+	if res.Outcome != agent.Completed || res.Text != "done" {
+		t.Fatalf("run: %v %v %q", res.Outcome, res.Err, res.Text)
+	}
+	if n := len(compactEvents[agent.Compacted](h)); n != 1 {
+		t.Errorf("%d compactions, want 1: the memory alone is over the threshold, so more would free nothing", n)
+	}
+}
