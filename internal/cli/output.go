@@ -31,6 +31,10 @@ type printer struct {
 	model     string
 	// stopReason is the stop reason of the last assistant message.
 	stopReason llm.StopReason
+	// spent sums the usage and cost per model of the runs reported so far.
+	spent map[string]agent.ModelUsage
+	// subAgents describes the sub-agents started so far, by agent id.
+	subAgents map[string]agent.SubAgentStarted
 }
 
 // initEvent is the first stream-json line, describing the session.
@@ -80,6 +84,10 @@ func (p *printer) event(e agent.Event) {
 		if p.format == formatStreamJSON {
 			p.toolResult(e)
 		}
+	case agent.SubAgentStarted, agent.SubAgentEvent, agent.SubAgentFinished:
+		if p.format == formatStreamJSON {
+			p.subAgent(e)
+		}
 	case agent.PermissionDenied:
 		if p.format == formatStreamJSON {
 			p.emit(deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
@@ -117,6 +125,7 @@ type messageEvent struct {
 	Type            string  `json:"type"`
 	Message         any     `json:"message"`
 	ParentToolUseID *string `json:"parent_tool_use_id"`
+	AgentID         string  `json:"agent_id,omitempty"`
 	SessionID       string  `json:"session_id"`
 	UUID            string  `json:"uuid"`
 	Timestamp       string  `json:"timestamp"`
@@ -200,6 +209,23 @@ type resultEvent struct {
 	UUID              string         `json:"uuid"`
 }
 
+// finishTurn reports a run that is followed by another (background agents
+// reported after it): stream-json gets its result, text its answer; json
+// keeps only the last result, as Claude Code does.
+func (p *printer) finishTurn(res agent.Result) {
+	switch p.format {
+	case formatText:
+		if res.Outcome == agent.Completed {
+			fmt.Fprintln(p.out, res.Text)
+			fmt.Fprintln(p.out)
+		}
+	case formatStreamJSON:
+		p.emit(p.resultEvent(res))
+	default:
+		p.addSpent(res)
+	}
+}
+
 func (p *printer) finish(res agent.Result) {
 	switch p.format {
 	case formatText:
@@ -226,11 +252,14 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	if ev.PermissionDenials == nil {
 		ev.PermissionDenials = []agent.Denial{}
 	}
-	if res.Usage != (llm.Usage{}) {
-		ev.ModelUsage[p.model] = map[string]any{
-			"inputTokens": res.Usage.InputTokens, "outputTokens": res.Usage.OutputTokens,
-			"cacheReadInputTokens": res.Usage.CacheReadInputTokens, "cacheCreationInputTokens": res.Usage.CacheCreationInputTokens,
-			"costUSD": res.CostUSD,
+	p.addSpent(res)
+	ev.TotalCostUSD = 0
+	for model, u := range p.spent {
+		ev.TotalCostUSD += u.CostUSD
+		ev.ModelUsage[model] = map[string]any{
+			"inputTokens": u.Usage.InputTokens, "outputTokens": u.Usage.OutputTokens,
+			"cacheReadInputTokens": u.Usage.CacheReadInputTokens, "cacheCreationInputTokens": u.Usage.CacheCreationInputTokens,
+			"costUSD": u.CostUSD,
 		}
 	}
 	switch res.Outcome {
