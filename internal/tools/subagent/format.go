@@ -118,4 +118,3 @@ func notice(req Request, report Report, err error) string {
 </task-notification>`, req.AgentID, req.ToolUseID, status, summary, body,
 		report.ContextTokens, report.ToolUses, report.Duration.Milliseconds())
 }
-
