@@ -114,7 +114,9 @@ type Output struct {
 // Tool is the Agent tool. Its description names only the built-in type;
 // Describe gives a session's pool a copy that lists the session's types.
 var Tool = tool.MustBuild(tool.Def[Input, Output]{
-	Name:               Name,
+	Name: Name,
+	// Claude Code's former name, which its init event still lists.
+	Aliases:            []string{"Task"},
 	SearchHint:         "delegate a task to a sub-agent with its own context",
 	Description:        description([]Type{GeneralPurpose}),
 	MaxResultSizeChars: 100_000,
