@@ -65,6 +65,9 @@ func TestSubAgentsRunInParallel(t *testing.T) {
 		}
 	}
 	events := lines(t, out.stdout)
+	if tools := events[0]["tools"].([]any); len(tools) != 2 || tools[0] != "Task" || fmt.Sprint(events[0]["agents"]) != "[general-purpose]" {
+		t.Errorf("init lists tools %v and agents %v, want the Agent tool as Task, as Claude Code does", tools, events[0]["agents"])
+	}
 	var started, notified, subLines int
 	for _, ev := range events {
 		switch {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // The output formats of -p.
@@ -50,6 +52,7 @@ type initEvent struct {
 	SlashCommands         []string `json:"slash_commands"`
 	APIKeySource          string   `json:"apiKeySource"`
 	OutputStyle           string   `json:"output_style"`
+	Agents                []string `json:"agents"`
 	AdditionalDirectories []string `json:"additional_directories"`
 	UUID                  string   `json:"uuid"`
 }
@@ -62,10 +65,18 @@ func (p *printer) start(s *session, toolNames []string, keySource string) {
 	if dirs == nil {
 		dirs = []string{}
 	}
+	names := slices.Clone(toolNames)
+	for i, name := range names {
+		if name == subagent.Name {
+			// Claude Code's init lists the Agent tool under its former name.
+			names[i] = "Task"
+		}
+	}
 	p.emit(initEvent{
-		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: toolNames,
+		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: names,
 		MCPServers: []any{}, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
-		APIKeySource: keySource, OutputStyle: "default", AdditionalDirectories: dirs, UUID: uuid.NewString(),
+		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes),
+		AdditionalDirectories: dirs, UUID: uuid.NewString(),
 	})
 }
 
