@@ -83,7 +83,8 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 	depth := p.depth + 1
 	parentPool := p.pool
 	pool := func() []tool.Tool { return subAgentPool(parentPool(), req.Type, depth) }
-	session := tool.NewSession(p.opts.Env.Session.Cwd())
+	session := tool.NewSession(p.opts.Env.Session.OriginalCwd())
+	session.SetCwd(p.opts.Env.Session.Cwd())
 	defer session.Close()
 	env := p.opts.Env
 	env.Session, env.ToolUseID = session, ""
