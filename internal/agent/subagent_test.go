@@ -12,6 +12,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
@@ -294,4 +295,60 @@ func conversation0(srv *llmtest.Server, prompt string) []llmtest.Request {
 		}
 	}
 	return out
+}
+
+func TestSubAgentsUseTheParentsPermissions(t *testing.T) {
+	tests := []struct {
+		name     string
+		perm     permission.Context
+		wantFile bool
+		wantText string
+	}{
+		{"plan mode refuses the sub-agent's writes", permission.Context{Mode: permission.ModePlan}, false, "plan mode only allows read-only tools"},
+		{"the parent's allow rule covers the sub-agent", permission.Context{Mode: permission.ModeDefault, Allow: []permission.Rule{{Tool: "Touch"}}}, true, "Created"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.srv.Route(llmtest.FirstUserText("parent"), turn(agentCall("a1", "Write", "task write", "")), turn(llmtest.Text("ok")))
+			h.srv.Route(llmtest.FirstUserText("task write"),
+				turn(llmtest.ToolUse("t1", "Touch", `{"path":"made.txt"}`)), turn(llmtest.Text("tried")))
+			res := h.agent(t, func(o *agent.Options) { withSubAgents(o); o.Permissions = &tt.perm }).Run(context.Background(), "parent")
+			if res.Outcome != agent.Completed {
+				t.Fatalf("result %+v", res)
+			}
+			got := lastContent(conversation(t, h.srv, "task write", 1))[0]
+			if !strings.Contains(resultText(got), tt.wantText) {
+				t.Errorf("Touch in the sub-agent = %q, want %q", resultText(got), tt.wantText)
+			}
+			if _, err := os.Stat(filepath.Join(h.cwd, "made.txt")); (err == nil) != tt.wantFile {
+				t.Errorf("file made: %v, want %v", err == nil, tt.wantFile)
+			}
+		})
+	}
+}
+
+func TestInterruptingTheParentStopsItsSubAgent(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Route(llmtest.FirstUserText("parent"), turn(agentCall("a1", "Long", "task long", "")), turn(llmtest.Text("never")))
+	h.srv.Route(llmtest.FirstUserText("task long"), turn(sleepCall("s", "long", 60_000, false)), turn(llmtest.Text("never")))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(conversation0(h.srv, "task long")) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	a := h.agent(t, withSubAgents)
+	res := a.Run(ctx, "parent")
+	if res.Outcome != agent.Interrupted || time.Since(start) > 10*time.Second {
+		t.Fatalf("outcome %v after %v, want interrupted at once", res.Outcome, time.Since(start))
+	}
+	msgs := a.Messages()
+	last := msgs[len(msgs)-1].Content
+	if len(last) != 1 || last[0].ToolUseID != "a1" || !last[0].IsError {
+		t.Errorf("the conversation ends with %+v, want the Agent call answered as interrupted", last)
+	}
 }
