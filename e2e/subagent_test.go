@@ -68,7 +68,7 @@ func TestSubAgentsRunInParallel(t *testing.T) {
 	if tools := events[0]["tools"].([]any); len(tools) != 2 || tools[0] != "Task" || fmt.Sprint(events[0]["agents"]) != "[general-purpose]" {
 		t.Errorf("init lists tools %v and agents %v, want the Agent tool as Task, as Claude Code does", tools, events[0]["agents"])
 	}
-	var started, notified, subLines int
+	var started, notified, subLines, subResults int
 	for _, ev := range events {
 		switch {
 		case ev["subtype"] == "task_started":
@@ -79,12 +79,16 @@ func TestSubAgentsRunInParallel(t *testing.T) {
 			if id, _ := ev["agent_id"].(string); !strings.HasPrefix(id, "a") {
 				t.Errorf("sub-agent line without agent_id: %v", ev)
 			}
+			if out, _ := ev["tool_use_result"].(string); strings.Contains(out, "start=") {
+				subResults++
+			}
 			subLines++
 		}
 	}
 	// Per sub-agent: its prompt, the Sleep call, its result, the report.
-	if started != 2 || notified != 2 || subLines != 8 {
-		t.Errorf("%d task_started, %d task_notification, %d sub-agent lines; want 2, 2, 8", started, notified, subLines)
+	if started != 2 || notified != 2 || subLines != 8 || subResults != 2 {
+		t.Errorf("%d task_started, %d task_notification, %d sub-agent lines, %d with tool_use_result; want 2, 2, 8, 2",
+			started, notified, subLines, subResults)
 	}
 	result := events[len(events)-1]
 	usage := result["usage"].(map[string]any)

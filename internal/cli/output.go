@@ -183,6 +183,11 @@ func (p *printer) assistant(e agent.AssistantMessage) {
 }
 
 func (p *printer) toolResult(e agent.ToolFinished) {
+	p.emit(p.toolResultLine(e))
+}
+
+// toolResultLine is the user line of a finished call, with the tool's output as tool_use_result.
+func (p *printer) toolResultLine(e agent.ToolFinished) messageEvent {
 	text := textOf(e.Result.Content)
 	output := e.Output
 	switch {
@@ -192,11 +197,11 @@ func (p *printer) toolResult(e agent.ToolFinished) {
 	case output == nil:
 		output = text
 	}
-	p.emit(messageEvent{
+	return messageEvent{
 		Type:      "user",
 		Message:   llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Result}},
 		SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(), ToolUseResult: output,
-	})
+	}
 }
 
 // resultEvent is the final object of json and stream-json output.

@@ -110,9 +110,9 @@ func (p *printer) subAgentMessage(e agent.SubAgentEvent) {
 			p.emit(line)
 		}
 	case agent.ToolFinished:
-		line.Type, line.UUID = "user", uuid.NewString()
-		line.Message = llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{ev.Result}}
-		p.emit(line)
+		result := p.toolResultLine(ev)
+		result.ParentToolUseID, result.AgentID = &parent, e.AgentID
+		p.emit(result)
 	case agent.UserMessage:
 		for _, b := range ev.Message.Content {
 			if b.Type == llm.BlockToolResult {
