@@ -2,6 +2,7 @@ package subagent
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -16,6 +17,7 @@ type background struct {
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
+	closed   bool
 	running  int
 	launched int
 	// changed is closed, and replaced, whenever a background agent ends.
@@ -31,6 +33,9 @@ func backgroundOf(s *tool.Session) *background {
 	})
 	b.once.Do(func() {
 		s.OnClose(func() {
+			b.mu.Lock()
+			b.closed = true
+			b.mu.Unlock()
 			b.cancel()
 			b.wg.Wait()
 		})
@@ -39,13 +44,16 @@ func backgroundOf(s *tool.Session) *background {
 }
 
 // startBackground runs req on its own goroutine; its end is queued as a
-// session notice for the model's next turn.
-func startBackground(s *tool.Session, r Runner, req Request) {
+// session notice for the model's next turn. It fails once the session is closing.
+func startBackground(s *tool.Session, r Runner, req Request) error {
 	b := backgroundOf(s)
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return errors.New("the session is ending, so no background agent can start; run the agent in the foreground")
+	}
 	b.running++
 	b.launched++
-	b.mu.Unlock()
 	b.wg.Go(func() {
 		report, err := r.RunAgent(b.ctx, req)
 		s.Notify(notice(req, report, err))
@@ -55,6 +63,7 @@ func startBackground(s *tool.Session, r Runner, req Request) {
 		close(b.changed)
 		b.changed = make(chan struct{})
 	})
+	return nil
 }
 
 // Running returns how many background agents of the session have not ended.

@@ -171,3 +171,15 @@ func (b blockingRunner) RunAgent(ctx context.Context, _ Request) (Report, error)
 		return Report{}, ctx.Err()
 	}
 }
+
+func TestNoBackgroundAgentStartsOnAClosedSession(t *testing.T) {
+	session := tool.NewSession(t.TempDir())
+	Attach(session, []Type{GeneralPurpose}, blockingRunner{make(chan struct{})})
+	Launched(session)
+	session.Close()
+	c, _ := Tool.Parse([]byte(`{"description":"Late","prompt":"p","run_in_background":true}`))
+	_, err := c.Run(context.Background(), &tool.Env{Session: session}, nil)
+	if err == nil || !strings.Contains(err.Error(), "the session is ending") || Running(session) != 0 {
+		t.Fatalf("error %v with %d running, want a refusal", err, Running(session))
+	}
+}

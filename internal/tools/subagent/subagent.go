@@ -163,7 +163,9 @@ func call(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 		Prompt: in.Prompt, ToolUseID: env.ToolUseID, Background: in.RunInBackground}
 	out := Output{Prompt: in.Prompt, AgentID: req.AgentID, AgentType: typ.Name}
 	if in.RunInBackground {
-		startBackground(env.Session, runner, req)
+		if err := startBackground(env.Session, runner, req); err != nil {
+			return Output{}, err
+		}
 		out.Status, out.Description = "async_launched", in.Description
 		return out, nil
 	}
