@@ -17,6 +17,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // Options configure an Agent.
@@ -52,6 +53,8 @@ type Options struct {
 	// Memory is the text of the memory files (CLAUDE.md, AGENTS.md), which
 	// compaction carries over verbatim.
 	Memory string
+	// SubAgents, when set, lets the Agent tool of the pool start sub-agents.
+	SubAgents *SubAgents
 }
 
 // Outcome says how a run ended.
@@ -76,9 +79,13 @@ type Result struct {
 	Duration time.Duration
 	// APIDuration is the time spent waiting for the model.
 	APIDuration time.Duration
-	Usage       llm.Usage
-	CostUSD     float64
-	Denials     []Denial
+	// Usage sums the run's own requests, as Claude Code's result reports it.
+	Usage llm.Usage
+	// CostUSD is the cost of the run and of the sub-agents charged to it.
+	CostUSD float64
+	// ModelUsage is the usage and cost per model, sub-agents' included.
+	ModelUsage map[string]ModelUsage
+	Denials    []Denial
 }
 
 // Agent holds one conversation; Run adds a prompt and loops until the model is done.
@@ -86,7 +93,12 @@ type Agent struct {
 	opts     Options
 	messages []llm.Message
 	emitMu   sync.Mutex
-	askMu    sync.Mutex
+	// askMu keeps permission prompts one at a time; sub-agents share their parent's.
+	askMu *sync.Mutex
+	// depth is 0 for the main agent and counts the levels of sub-agents.
+	depth   int
+	spentMu sync.Mutex
+	spent   map[string]ModelUsage
 
 	// reported is the input size the provider reported for the last request,
 	// which held the first reportedLen messages; 0 and 0 when unknown.
@@ -102,6 +114,10 @@ type Agent struct {
 
 // New returns an Agent with an empty conversation.
 func New(opts Options) *Agent {
+	return newAgent(opts, 0, &sync.Mutex{})
+}
+
+func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	if opts.Prompter == nil {
 		opts.Prompter = permission.NeverAsk{}
 	}
@@ -112,7 +128,11 @@ func New(opts Options) *Agent {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
-	return &Agent{opts: opts}
+	a := &Agent{opts: opts, depth: depth, askMu: askMu}
+	if opts.SubAgents != nil && depth < MaxDepth {
+		subagent.Attach(opts.Env.Session, opts.SubAgents.Types, subAgentRunner{parent: a})
+	}
+	return a
 }
 
 // Messages returns the conversation so far.
@@ -124,7 +144,24 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // Run adds prompt to the conversation and runs turns until the model ends its
 // turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
 // ctx is cancelled. The conversation stays valid for the API in every case.
-func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
+func (a *Agent) Run(ctx context.Context, prompt string) Result {
+	a.latestRequest = prompt
+	return a.run(ctx, llm.UserText(prompt))
+}
+
+// RunNotices sends the session's queued notices as a user message of their
+// own and runs turns until the model is done, as Claude Code does when a
+// background agent ends after the model's turn. With no notice queued it
+// asks nothing and returns false.
+func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
+	notices := a.opts.Env.Session.TakeNotices()
+	if len(notices) == 0 {
+		return Result{}, false
+	}
+	return a.run(ctx, llm.UserText(reminder(notices))), true
+}
+
+func (a *Agent) run(ctx context.Context, first llm.Message) (res Result) {
 	start := time.Now()
 	defer func() {
 		res.Duration = time.Since(start)
@@ -133,15 +170,15 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 		} else {
 			res.CostUSD = llm.Cost(a.opts.Model, res.Usage)
 		}
+		a.settle(&res)
 	}()
 	if a.originalTask == "" {
 		a.originalTask = firstPrompt(a.messages)
 		if a.originalTask == "" {
-			a.originalTask = prompt
+			a.originalTask = first.Text()
 		}
 	}
-	a.latestRequest = prompt
-	a.addUser(llm.UserText(prompt))
+	a.addUser(first)
 	loop := newLoopDetector()
 	for {
 		if a.opts.MaxTurns > 0 && res.NumTurns >= a.opts.MaxTurns {
@@ -266,7 +303,12 @@ func (a *Agent) attachNotices() {
 		return
 	}
 	last := &a.messages[len(a.messages)-1]
-	last.Content = append(last.Content, llm.TextBlock("<system-reminder>\n"+strings.Join(notices, "\n")+"\n</system-reminder>"))
+	last.Content = append(last.Content, llm.TextBlock(reminder(notices)))
+}
+
+// reminder wraps notices the way the model reads system reminders.
+func reminder(notices []string) string {
+	return "<system-reminder>\n" + strings.Join(notices, "\n") + "\n</system-reminder>"
 }
 
 func (a *Agent) addUser(m llm.Message) {

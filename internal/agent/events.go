@@ -149,3 +149,34 @@ type Denial struct {
 	ToolUseID string          `json:"tool_use_id"`
 	ToolInput json.RawMessage `json:"tool_input"`
 }
+
+// SubAgentStarted says the Agent tool started a sub-agent. AgentID names it
+// in the events that follow; ParentToolUseID is the Agent call that started it.
+type SubAgentStarted struct {
+	AgentID, ParentToolUseID string
+	Type, Description        string
+	Prompt, Model            string
+	Background               bool
+}
+
+// SubAgentEvent is an event of a running sub-agent, forwarded to the parent's
+// consumer; a sub-agent's own sub-agents arrive nested. A transcript writer
+// keeps one side transcript per AgentID, linked to ParentToolUseID.
+type SubAgentEvent struct {
+	AgentID, ParentToolUseID string
+	Event                    Event
+}
+
+// SubAgentFinished says a sub-agent ended; Result is its own run, usage and
+// cost included (they are charged to the parent too).
+type SubAgentFinished struct {
+	AgentID, ParentToolUseID string
+	Background               bool
+	Result                   Result
+	// ContextTokens counts the tokens of its last exchange; ToolUses the calls it ran.
+	ContextTokens, ToolUses int
+}
+
+func (SubAgentStarted) isEvent()  {}
+func (SubAgentEvent) isEvent()    {}
+func (SubAgentFinished) isEvent() {}

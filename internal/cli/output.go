@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // The output formats of -p.
@@ -31,6 +33,10 @@ type printer struct {
 	model     string
 	// stopReason is the stop reason of the last assistant message.
 	stopReason llm.StopReason
+	// spent sums the usage and cost per model of the runs reported so far.
+	spent map[string]agent.ModelUsage
+	// subAgents describes the sub-agents started so far, by agent id.
+	subAgents map[string]agent.SubAgentStarted
 }
 
 // initEvent is the first stream-json line, describing the session.
@@ -46,6 +52,7 @@ type initEvent struct {
 	SlashCommands         []string `json:"slash_commands"`
 	APIKeySource          string   `json:"apiKeySource"`
 	OutputStyle           string   `json:"output_style"`
+	Agents                []string `json:"agents"`
 	AdditionalDirectories []string `json:"additional_directories"`
 	UUID                  string   `json:"uuid"`
 }
@@ -58,10 +65,18 @@ func (p *printer) start(s *session, toolNames []string, keySource string) {
 	if dirs == nil {
 		dirs = []string{}
 	}
+	names := slices.Clone(toolNames)
+	for i, name := range names {
+		if name == subagent.Name {
+			// Claude Code's init lists the Agent tool under its former name.
+			names[i] = "Task"
+		}
+	}
 	p.emit(initEvent{
-		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: toolNames,
+		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: names,
 		MCPServers: []any{}, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
-		APIKeySource: keySource, OutputStyle: "default", AdditionalDirectories: dirs, UUID: uuid.NewString(),
+		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes),
+		AdditionalDirectories: dirs, UUID: uuid.NewString(),
 	})
 }
 
@@ -84,6 +99,10 @@ func (p *printer) event(e agent.Event) {
 		p.compacted(e)
 	case agent.CompactionFailed:
 		fmt.Fprintf(p.errOut, "Warning: %v; the conversation goes on uncompacted\n", e.Err)
+	case agent.SubAgentStarted, agent.SubAgentEvent, agent.SubAgentFinished:
+		if p.format == formatStreamJSON {
+			p.subAgent(e)
+		}
 	case agent.PermissionDenied:
 		if p.format == formatStreamJSON {
 			p.emit(deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
@@ -147,6 +166,7 @@ type messageEvent struct {
 	Type            string  `json:"type"`
 	Message         any     `json:"message"`
 	ParentToolUseID *string `json:"parent_tool_use_id"`
+	AgentID         string  `json:"agent_id,omitempty"`
 	SessionID       string  `json:"session_id"`
 	UUID            string  `json:"uuid"`
 	Timestamp       string  `json:"timestamp"`
@@ -193,6 +213,11 @@ func (p *printer) assistant(e agent.AssistantMessage) {
 }
 
 func (p *printer) toolResult(e agent.ToolFinished) {
+	p.emit(p.toolResultLine(e))
+}
+
+// toolResultLine is the user line of a finished call, with the tool's output as tool_use_result.
+func (p *printer) toolResultLine(e agent.ToolFinished) messageEvent {
 	text := textOf(e.Result.Content)
 	output := e.Output
 	switch {
@@ -202,11 +227,11 @@ func (p *printer) toolResult(e agent.ToolFinished) {
 	case output == nil:
 		output = text
 	}
-	p.emit(messageEvent{
+	return messageEvent{
 		Type:      "user",
 		Message:   llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Result}},
 		SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(), ToolUseResult: output,
-	})
+	}
 }
 
 // resultEvent is the final object of json and stream-json output.
@@ -228,6 +253,23 @@ type resultEvent struct {
 	Errors            []string       `json:"errors,omitempty"`
 	APIErrorStatus    *int           `json:"api_error_status"`
 	UUID              string         `json:"uuid"`
+}
+
+// finishTurn reports a run that is followed by another (background agents
+// reported after it): stream-json gets its result, text its answer; json
+// keeps only the last result, as Claude Code does.
+func (p *printer) finishTurn(res agent.Result) {
+	switch p.format {
+	case formatText:
+		if res.Outcome == agent.Completed {
+			fmt.Fprintln(p.out, res.Text)
+			fmt.Fprintln(p.out)
+		}
+	case formatStreamJSON:
+		p.emit(p.resultEvent(res))
+	default:
+		p.addSpent(res)
+	}
 }
 
 func (p *printer) finish(res agent.Result) {
@@ -256,11 +298,14 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	if ev.PermissionDenials == nil {
 		ev.PermissionDenials = []agent.Denial{}
 	}
-	if res.Usage != (llm.Usage{}) {
-		ev.ModelUsage[p.model] = map[string]any{
-			"inputTokens": res.Usage.InputTokens, "outputTokens": res.Usage.OutputTokens,
-			"cacheReadInputTokens": res.Usage.CacheReadInputTokens, "cacheCreationInputTokens": res.Usage.CacheCreationInputTokens,
-			"costUSD": res.CostUSD,
+	p.addSpent(res)
+	ev.TotalCostUSD = 0
+	for model, u := range p.spent {
+		ev.TotalCostUSD += u.CostUSD
+		ev.ModelUsage[model] = map[string]any{
+			"inputTokens": u.Usage.InputTokens, "outputTokens": u.Usage.OutputTokens,
+			"cacheReadInputTokens": u.Usage.CacheReadInputTokens, "cacheCreationInputTokens": u.Usage.CacheCreationInputTokens,
+			"costUSD": u.CostUSD,
 		}
 	}
 	switch res.Outcome {

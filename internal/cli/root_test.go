@@ -269,3 +269,24 @@ func TestBypassRefusedForRootOutsideASandbox(t *testing.T) {
 		}
 	}
 }
+
+func TestSubAgentModel(t *testing.T) {
+	anthropic, _ := lookupProvider("anthropic")
+	ollama, _ := lookupProvider("ollama")
+	tests := []struct {
+		provider Provider
+		name     string
+		want     string
+	}{
+		{anthropic, "sonnet", "claude-sonnet-4-5"},
+		{anthropic, "claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001"},
+		{ollama, "haiku", "qwen3-coder"},
+		{ollama, "llama3.3", "llama3.3"},
+	}
+	for _, tt := range tests {
+		s := &session{provider: tt.provider, model: "qwen3-coder"}
+		if got := s.subAgentModel(tt.name); got != tt.want {
+			t.Errorf("%s on %s = %q, want %q", tt.name, tt.provider.Name, got, tt.want)
+		}
+	}
+}

@@ -34,9 +34,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
 )
 
 // Server is a running scripted model server.
@@ -60,6 +63,7 @@ type Server struct {
 	noRecord     bool
 	onRequest    func(Request)
 	respond      func(Request) Turn
+	routes       []route
 }
 
 // New starts a server for a test. When the test ends it closes the server and
@@ -226,6 +230,10 @@ func (s *Server) pick(req Request, api *wireAPI) (turn Turn, fault *Fault, seria
 		return s.answer(fn, req, api, serial)
 	}
 	defer s.mu.Unlock()
+	if t, idx, ok := s.routed(req); ok {
+		s.served++
+		return t.resolved(idx, req.Model, api.toolIDPrefix), nil, s.served, true
+	}
 	idx := s.next
 	if s.byHistory {
 		idx = min(req.AssistantTurns(), len(s.turns)-1)
@@ -267,4 +275,65 @@ func (s *Server) Pending() int {
 		return 0
 	}
 	return len(s.turns) - s.next
+}
+
+// route is a script of its own for the requests that match.
+type route struct {
+	match func(Request) bool
+	turns []Turn
+}
+
+// Route gives the requests that match a script of their own, chosen by
+// history like ServeByHistory: a matching request whose history holds i
+// assistant messages gets turns[i], or the last turn past the end. Routes are
+// tried in the order added, before the main script, so conversations that run
+// at the same time (sub-agents) each follow their own script however their
+// requests interleave. Route panics on a turn that cannot be served or that
+// has faults, which routes do not serve.
+func (s *Server) Route(match func(Request) bool, turns ...Turn) {
+	if len(turns) == 0 {
+		panic("llmtest: Route: no turns")
+	}
+	for i, t := range turns {
+		if err := t.validate(); err != nil {
+			panic(fmt.Sprintf("llmtest: Route: turn %d: %v", i, err))
+		}
+		if len(t.Faults) > 0 {
+			panic(fmt.Sprintf("llmtest: Route: turn %d has faults; routes do not serve faults", i))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes = append(s.routes, route{match: match, turns: turns})
+}
+
+// FirstUserText matches the requests whose first user message has a text
+// block containing substr: the prompt that started the conversation.
+func FirstUserText(substr string) func(Request) bool {
+	return func(r Request) bool {
+		for _, m := range r.Messages {
+			if m.Role != llm.RoleUser {
+				continue
+			}
+			for _, b := range m.Content {
+				if b.Type == llm.BlockText && strings.Contains(b.Text, substr) {
+					return true
+				}
+			}
+			return false
+		}
+		return false
+	}
+}
+
+// routed returns the turn a route serves req and its position, numbered
+// apart from the main script's so generated tool_use ids stay unique.
+func (s *Server) routed(req Request) (Turn, int, bool) {
+	for ri, r := range s.routes {
+		if r.match(req) {
+			idx := min(req.AssistantTurns(), len(r.turns)-1)
+			return r.turns[idx], (ri+1)*1000 + idx, true
+		}
+	}
+	return Turn{}, 0, false
 }
