@@ -16,6 +16,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -34,6 +35,8 @@ type session struct {
 	dirs     []string
 	perm     *permission.Context
 	pool     []tool.Tool
+	// toolSearch decides which tools are deferred (MINI_CLAUDE_TOOL_SEARCH).
+	toolSearch toolsearch.Policy
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -74,6 +77,9 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	only, err := selectTools(opts)
 	if err != nil {
 		return nil, err
+	}
+	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	s.pool = tools.AssemblePool(s.perm, only, nil)
 	return s, nil
@@ -160,7 +166,8 @@ func selectTools(opts *Options) ([]string, error) {
 	return names, nil
 }
 
-// systemPrompt assembles the system prompt for the session's tools.
+// systemPrompt assembles the system prompt for the session's tools; the
+// agent adds the names of the deferred tools to it at each request.
 func (s *session) systemPrompt(opts *Options) string {
 	return prompt.Build(prompt.Options{
 		Cwd:            s.cwd,
@@ -171,6 +178,16 @@ func (s *session) systemPrompt(opts *Options) string {
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
 	})
+}
+
+// firstSystemPrompt is the system prompt of the session's first request: the
+// assembled prompt and the names of the tools deferred at the start.
+func (s *session) firstSystemPrompt(opts *Options) string {
+	_, deferred := toolsearch.Offer(s.pool, tool.NewSession(s.cwd), s.toolSearch)
+	if list := prompt.DeferredTools(deferred); list != "" {
+		return s.systemPrompt(opts) + "\n\n" + list
+	}
+	return s.systemPrompt(opts)
 }
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {

@@ -209,3 +209,23 @@ func TestOSVersion(t *testing.T) {
 		t.Errorf("osVersion() = %q, want kernel name and release", got)
 	}
 }
+
+func TestDeferredTools(t *testing.T) {
+	if got := DeferredTools(nil); got != "" {
+		t.Errorf("no deferred tools gave %q", got)
+	}
+	got := DeferredTools([]string{"mcp__slack__send_message", "NotebookEdit"})
+	golden := filepath.Join("testdata", "deferred.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("differs from %s (run go test -update if the change is intended):\n%s", golden, got)
+	}
+}
