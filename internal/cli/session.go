@@ -15,6 +15,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
+	"github.com/mini-claude/mini-claude/internal/tools/custom"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
@@ -81,8 +82,23 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	s.pool = tools.AssemblePool(s.perm, only, nil)
+	s.pool = tools.AssemblePool(s.perm, only, customTools(files, errOut))
 	return s, nil
+}
+
+// customTools builds the command-backed tools of the settings files'
+// "tools" lists, reporting on errOut the entries left out.
+func customTools(files []config.File, errOut io.Writer) []tool.Tool {
+	extra, problems := custom.Load(files)
+	for _, err := range problems {
+		fmt.Fprintf(errOut, "Warning: %v\n", err)
+	}
+	for _, t := range extra {
+		if tools.Find(tools.AllBase(), t.Name()) != nil {
+			fmt.Fprintf(errOut, "Warning: the settings tool %s has the name of a built-in tool and is left out; rename it\n", t.Name())
+		}
+	}
+	return extra
 }
 
 // permissionContext layers the settings files' rules and mode under the
