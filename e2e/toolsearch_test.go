@@ -16,9 +16,9 @@ func inventoryTools(t *testing.T, n int, deferred bool) string {
 	var entries []map[string]any
 	for i := range n {
 		entries = append(entries, map[string]any{
-			"name":        fmt.Sprintf("inventory_lookup_item_%03d", i),
-			"description": fmt.Sprintf("Looks up item %d in the inventory service and prints it as JSON.", i),
-			"inputSchema": json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item of kind %d"},"fields":{"type":"array","items":{"type":"string"},"description":"Fields to print; all when empty"}},"required":["id"],"additionalProperties":false}`, i)),
+			"name":         fmt.Sprintf("inventory_lookup_item_%03d", i),
+			"description":  fmt.Sprintf("Looks up item %d in the inventory service and prints it as JSON.", i),
+			"inputSchema":  json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item of kind %d"},"fields":{"type":"array","items":{"type":"string"},"description":"Fields to print; all when empty"}},"required":["id"],"additionalProperties":false}`, i)),
 			"command":      fmt.Sprintf(`printf 'item %%s of kind %d\n' "$TOOL_INPUT_ID"`, i),
 			"readOnly":     true,
 			"deferLoading": deferred,
