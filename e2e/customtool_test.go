@@ -156,3 +156,36 @@ func TestBadCustomToolIsReportedAndLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// The README shows the same two tools the test runs.
+func TestReadmeShowsTheTestedCustomTools(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)[strings.Index(string(readme), "## Custom tools without writing Go"):]
+	section = section[:strings.Index(section, "\n## ")]
+	var shown []any
+	for _, block := range strings.Split(section, "```json\n")[1:] {
+		var doc struct {
+			Tools []any `json:"tools"`
+		}
+		if err := json.Unmarshal([]byte(block[:strings.Index(block, "```")]), &doc); err != nil {
+			t.Fatalf("README example is not valid JSON: %v", err)
+		}
+		shown = append(shown, doc.Tools...)
+	}
+	var tested []any
+	for _, tool := range []string{wordCountTool, strings.Replace(weatherTool, "WEATHER_URL", "http://127.0.0.1:8080", 1)} {
+		var v any
+		if err := json.Unmarshal([]byte(tool), &v); err != nil {
+			t.Fatal(err)
+		}
+		tested = append(tested, v)
+	}
+	a, _ := json.Marshal(shown)
+	b, _ := json.Marshal(tested)
+	if string(a) != string(b) {
+		t.Errorf("the README's examples differ from the tested ones:\n%s\n%s", a, b)
+	}
+}
