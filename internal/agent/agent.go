@@ -237,11 +237,7 @@ func (a *Agent) offer() ([]llm.ToolSpec, string) {
 	for i, t := range send {
 		specs[i] = t.Spec()
 	}
-	system := a.opts.System
-	if list := prompt.DeferredTools(deferred); list != "" {
-		system = strings.TrimLeft(system+"\n\n"+list, "\n")
-	}
-	return specs, system
+	return specs, prompt.WithDeferredTools(a.opts.System, deferred)
 }
 
 // attachNotices adds the session's queued notices (a background task finished,

@@ -87,18 +87,21 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 }
 
 // customTools builds the command-backed tools of the settings files'
-// "tools" lists, reporting on errOut the entries left out.
+// "tools" lists, reporting on errOut the entries left out: those that cannot
+// be built and those named like a built-in tool, even one not offered.
 func customTools(files []config.File, errOut io.Writer) []tool.Tool {
 	extra, problems := custom.Load(files)
 	for _, err := range problems {
 		fmt.Fprintf(errOut, "Warning: %v\n", err)
 	}
-	for _, t := range extra {
-		if tools.Find(tools.AllBase(), t.Name()) != nil {
+	builtins := tools.AllBase()
+	return slices.DeleteFunc(extra, func(t tool.Tool) bool {
+		clash := tools.Find(builtins, t.Name()) != nil
+		if clash {
 			fmt.Fprintf(errOut, "Warning: the settings tool %s has the name of a built-in tool and is left out; rename it\n", t.Name())
 		}
-	}
-	return extra
+		return clash
+	})
 }
 
 // permissionContext layers the settings files' rules and mode under the
@@ -200,10 +203,7 @@ func (s *session) systemPrompt(opts *Options) string {
 // assembled prompt and the names of the tools deferred at the start.
 func (s *session) firstSystemPrompt(opts *Options) string {
 	_, deferred := toolsearch.Offer(s.pool, tool.NewSession(s.cwd), s.toolSearch)
-	if list := prompt.DeferredTools(deferred); list != "" {
-		return s.systemPrompt(opts) + "\n\n" + list
-	}
-	return s.systemPrompt(opts)
+	return prompt.WithDeferredTools(s.systemPrompt(opts), deferred)
 }
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {

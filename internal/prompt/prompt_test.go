@@ -229,3 +229,22 @@ func TestDeferredTools(t *testing.T) {
 		t.Errorf("differs from %s (run go test -update if the change is intended):\n%s", golden, got)
 	}
 }
+
+func TestWithDeferredTools(t *testing.T) {
+	list := DeferredTools([]string{"A"})
+	tests := []struct {
+		system string
+		names  []string
+		want   string
+	}{
+		{"base", nil, "base"},
+		{"base", []string{"A"}, "base\n\n" + list},
+		{"", []string{"A"}, list},
+		{"", nil, ""},
+	}
+	for _, tt := range tests {
+		if got := WithDeferredTools(tt.system, tt.names); got != tt.want {
+			t.Errorf("WithDeferredTools(%q, %v) = %q, want %q", tt.system, tt.names, got, tt.want)
+		}
+	}
+}

@@ -82,3 +82,16 @@ func DeferredTools(names []string) string {
 		"or keywords when you need a capability and do not know which tool has it.\n" +
 		strings.Join(names, "\n") + "\n</available-deferred-tools>"
 }
+
+// WithDeferredTools returns system followed by the DeferredTools block, or
+// system alone when no tool is deferred.
+func WithDeferredTools(system string, names []string) string {
+	list := DeferredTools(names)
+	switch {
+	case list == "":
+		return system
+	case system == "":
+		return list
+	}
+	return system + "\n\n" + list
+}
