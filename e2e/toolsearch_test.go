@@ -113,3 +113,33 @@ func TestTwoHundredDeferredToolsThroughTheBinary(t *testing.T) {
 		})
 	}
 }
+
+func TestToolSearchPolicyFromTheEnvironment(t *testing.T) {
+	r := newRun(t)
+	writeSettings(t, r.dir, ".mini-claude/settings.json", inventoryTools(t, 2, true))
+	out := r.exec("system-prompt")
+	if out.code != 0 || !strings.Contains(out.stdout, "<available-deferred-tools>\n") ||
+		!strings.HasSuffix(strings.TrimSpace(out.stdout), "inventory_lookup_item_000\ninventory_lookup_item_001\n</available-deferred-tools>") {
+		t.Errorf("system-prompt: exit %d, does not end with the deferred tools:\n%s", out.code, out.stdout)
+	}
+
+	r.setenv("MINI_CLAUDE_TOOL_SEARCH=0")
+	r.srv.Push(text("ok"))
+	if out := r.exec("-p", "hi"); out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	req := r.srv.Requests()[0]
+	var sent []string
+	for _, spec := range req.Tools {
+		sent = append(sent, spec.Name)
+	}
+	if got := strings.Join(sent, ","); !strings.Contains(got, "inventory_lookup_item_000,inventory_lookup_item_001") || strings.Contains(got, "ToolSearch") ||
+		strings.Contains(req.System, "<available-deferred-tools>") {
+		t.Errorf("with MINI_CLAUDE_TOOL_SEARCH=0 the tools sent are %s", got)
+	}
+
+	r.setenv("MINI_CLAUDE_TOOL_SEARCH=sometimes")
+	if out := r.exec("-p", "hi"); out.code != 2 || !strings.Contains(out.stderr, `MINI_CLAUDE_TOOL_SEARCH="sometimes": use 1`) {
+		t.Errorf("bad value: exit %d, stderr %q", out.code, out.stderr)
+	}
+}

@@ -80,7 +80,7 @@ func Offer(pool []tool.Tool, s *tool.Session, p Policy) (send []tool.Tool, defer
 	st := stateOf(s)
 	if p.Mode == Never || !slices.ContainsFunc(pool, isToolSearch) {
 		st.record(pool, nil)
-		return pool, nil
+		return slices.DeleteFunc(slices.Clone(pool), isToolSearch), nil
 	}
 	deferMCP := p.Mode == Always || mcpTokens(pool) > p.threshold()
 	var kept, later []tool.Tool

@@ -120,8 +120,8 @@ func TestOfferDefers(t *testing.T) {
 			[]string{"Bash", "Read", "ToolSearch"}, []string{"Cron"}},
 		{"AlwaysLoad is never deferred", pool(t, fake{name: "mcp__x__keep", alwaysLoad: true}, fake{name: "mcp__x__go"}), Policy{Mode: Always},
 			[]string{"Bash", "Read", "ToolSearch", "mcp__x__keep"}, []string{"mcp__x__go"}},
-		{"never sends everything as it is", pool(t, fake{name: "Cron", shouldDefer: true}, small[0]), Policy{Mode: Never},
-			[]string{"Bash", "Read", "ToolSearch", "Cron", "mcp__gh__create_issue"}, nil},
+		{"never sends every tool but ToolSearch", pool(t, fake{name: "Cron", shouldDefer: true}, small[0]), Policy{Mode: Never},
+			[]string{"Bash", "Read", "Cron", "mcp__gh__create_issue"}, nil},
 		{"no deferral without ToolSearch", slices.DeleteFunc(pool(t, fake{name: "Cron", shouldDefer: true}), isToolSearch), Policy{Mode: Always},
 			[]string{"Bash", "Read", "Cron"}, nil},
 	}
