@@ -10,11 +10,12 @@ import (
 
 // BuildRaw returns the Tool def describes, for a tool whose input schema is
 // given as JSON rather than generated from a Go struct: a tool defined in
-// settings, or one an MCP server offers. The schema goes to the model exactly
-// as given. Input is checked against the parts of the schema decoding
-// understands (types, required properties, additionalProperties false, enums,
-// numeric bounds, nested objects and arrays; anything under anyOf, oneOf,
-// allOf, not or $ref is passed unchecked) and reaches the hooks as a JSON object.
+// settings, or one an MCP server offers. The schema goes to the model as
+// given, only its white space removed. Input is checked against the parts of
+// the schema decoding understands (types, required properties,
+// additionalProperties false, enums, numeric bounds, nested objects and
+// arrays; anything under anyOf, oneOf, allOf, not or $ref is passed unchecked)
+// and reaches the hooks as a JSON object.
 func BuildRaw[Out any](def Def[json.RawMessage, Out], schema json.RawMessage) (Tool, error) {
 	problems := defProblems(def.Name, def.Description, def.Call != nil, def.MaxResultSizeChars)
 	shape, err := rawObjectShape(schema)
@@ -24,7 +25,11 @@ func BuildRaw[Out any](def Def[json.RawMessage, Out], schema json.RawMessage) (T
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("build tool %q: %w", def.Name, errors.Join(problems...))
 	}
-	return &built[json.RawMessage, Out]{def: def, schema: slices.Clone(schema), fields: shape}, nil
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, schema); err != nil {
+		return nil, fmt.Errorf("build tool %q: input schema: %w", def.Name, err)
+	}
+	return &built[json.RawMessage, Out]{def: def, schema: compact.Bytes(), fields: shape}, nil
 }
 
 // rawObjectShape reads a tool's input schema, which must be a JSON object

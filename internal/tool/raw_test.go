@@ -28,7 +28,7 @@ func rawEcho(t *testing.T, schema string) Tool {
 }
 
 func TestBuildRawPassesTheSchemaThroughIntact(t *testing.T) {
-	tl := rawEcho(t, weatherSchema)
+	tl := rawEcho(t, strings.ReplaceAll(strings.ReplaceAll(weatherSchema, ",", ",\n  "), ":", ": "))
 	if got := string(tl.Spec().InputSchema); got != weatherSchema {
 		t.Errorf("schema changed:\n%s\nwant\n%s", got, weatherSchema)
 	}
