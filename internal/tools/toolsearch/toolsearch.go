@@ -35,14 +35,14 @@ const defaultMaxResults = 5
 // NoMatch starts the result of a search that found nothing, in Claude Code's words.
 const NoMatch = "No matching deferred tools found"
 
-const description = `Loads the definitions of deferred tools so they can be called.
+const description = `Loads deferred tools so that you can call them.
 
-Some tools are not sent with their definitions at the start, to keep the prompt small: the system prompt lists their names under <available-deferred-tools>. This tool matches a query against them and returns the complete JSON schema definitions of the matches inside a <functions> block, one <function>{"description": "...", "name": "...", "parameters": {...}}</function> line per tool. Once a tool's definition appears in the result, it can be called exactly like the tools defined at the start.
+To keep the prompt small, some tools are offered by name only: the system prompt lists them under <available-deferred-tools>, without their parameters. Search them with this tool. The result gives the complete definition of each match inside a <functions> block, one <function>{"description": "...", "name": "...", "parameters": {...}}</function> line per tool, and from then on each match is callable like any other tool.
 
-Query forms:
-- "select:Read,Edit,Grep" — fetch these exact tools by name
-- "notebook jupyter" — keyword search, up to max_results best matches
-- "+slack send" — require "slack" in the name or description, rank by the other terms`
+Ways to query:
+- "select:WebFetch,NotebookEdit" loads exactly the tools named
+- "jupyter notebook" ranks the deferred tools by these words (names, descriptions, parameters) and loads the best max_results
+- "+github issue" keeps only tools that mention "github", ranked by the other words`
 
 // Input is what the model sends to ToolSearch.
 type Input struct {
