@@ -51,6 +51,13 @@ type Options struct {
 	Cost func(llm.Usage) float64
 	// OnEvent receives every event of a run, one at a time; nil discards them.
 	OnEvent func(Event)
+	// CompactThreshold is the input size, in tokens, above which the history
+	// is compacted before the next request; 0 means 80% of the model's
+	// context window, a negative value never compacts automatically.
+	CompactThreshold int
+	// Memory is the text of the memory files (CLAUDE.md, AGENTS.md), which
+	// compaction carries over verbatim.
+	Memory string
 }
 
 // Outcome says how a run ended.
@@ -86,6 +93,18 @@ type Agent struct {
 	messages []llm.Message
 	emitMu   sync.Mutex
 	askMu    sync.Mutex
+
+	// reported is the input size the provider reported for the last request,
+	// which held the first reportedLen messages; 0 and 0 when unknown.
+	reported, reportedLen int
+	// originalTask and latestRequest are the first and the latest prompt.
+	originalTask, latestRequest string
+	// edited are the files changed before the last compaction.
+	edited          []string
+	compactFailures int
+	// specChars is the size of the tool definitions of the last request,
+	// with the list of deferred tools its system prompt added to System.
+	specChars int
 }
 
 // New returns an Agent with an empty conversation.
@@ -122,6 +141,13 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 			res.CostUSD = llm.Cost(a.opts.Model, res.Usage)
 		}
 	}()
+	if a.originalTask == "" {
+		a.originalTask = firstPrompt(a.messages)
+		if a.originalTask == "" {
+			a.originalTask = prompt
+		}
+	}
+	a.latestRequest = prompt
 	a.addUser(llm.UserText(prompt))
 	loop := newLoopDetector()
 	for {
@@ -130,6 +156,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 			res.Err = fmt.Errorf("reached the maximum number of turns (%d)", a.opts.MaxTurns)
 			return res
 		}
+		a.autoCompact(ctx, &res)
 		a.attachNotices()
 		reply, err := a.request(ctx, &res)
 		if err != nil {
@@ -180,6 +207,8 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 	}
 	started := time.Now()
 	defer func() { res.APIDuration += time.Since(started) }()
+	sent := len(a.messages)
+	a.specChars = specsSize(req.Tools) + len(system) - len(a.opts.System)
 	names := map[string]string{}
 	for ev, err := range a.opts.Client.Stream(ctx, req) {
 		if err != nil {
@@ -199,6 +228,7 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 			a.emit(StreamRetry{Attempt: ev.Attempt, Wait: ev.Wait, Err: ev.Err})
 		case llm.MessageEnd:
 			res.Usage = res.Usage.Add(ev.Usage)
+			a.observeUsage(ev.Usage, sent)
 			history := historyMessage(ev.Message)
 			a.messages = append(a.messages, history)
 			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: history,

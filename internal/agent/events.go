@@ -81,17 +81,67 @@ type PermissionDenied struct {
 	Message string
 }
 
-func (TextDelta) isEvent()        {}
-func (ThinkingDelta) isEvent()    {}
-func (ToolInputDelta) isEvent()   {}
-func (StreamRetry) isEvent()      {}
-func (UserMessage) isEvent()      {}
-func (AssistantMessage) isEvent() {}
-func (ToolQueued) isEvent()       {}
-func (ToolStarted) isEvent()      {}
-func (ToolProgress) isEvent()     {}
-func (ToolFinished) isEvent()     {}
-func (PermissionDenied) isEvent() {}
+// CompactionStarted says the history is being summarised to free context;
+// Compacted or CompactionFailed follows.
+type CompactionStarted struct {
+	Trigger CompactTrigger
+	// PreTokens is the estimated input size of the next request before compaction.
+	PreTokens int
+}
+
+// ResultsCleared says the content of old tool results was replaced by short
+// placeholders to free context, before any summarising; the tool_use and
+// tool_result blocks stay, with the same ids.
+type ResultsCleared struct {
+	ToolUseIDs []string
+	// Chars is the size of the content cleared.
+	Chars                 int
+	PreTokens, PostTokens int
+}
+
+// Compacted says the history was replaced by Message: the model's Summary and
+// the State carried over verbatim. For an automatic compaction, Usage is also
+// counted in the run's Result; for a manual one (Agent.Compact) only here.
+type Compacted struct {
+	UUID    string
+	Trigger CompactTrigger
+	// PreTokens and PostTokens estimate the input size of the next request
+	// before and after.
+	PreTokens, PostTokens int
+	Summary               string
+	// Message is the user message the history now consists of.
+	Message llm.Message
+	State   CarriedState
+	// MessagesSummarized is how many messages the history held.
+	MessagesSummarized int
+	// Usage is the summarising request's.
+	Usage    llm.Usage
+	Duration time.Duration
+}
+
+// CompactionFailed says a compaction did not happen: the history is unchanged.
+type CompactionFailed struct {
+	Trigger CompactTrigger
+	Err     error
+	// Usage is whatever the failed summarising request consumed.
+	Usage llm.Usage
+}
+
+func (TextDelta) isEvent()         {}
+func (ThinkingDelta) isEvent()     {}
+func (ToolInputDelta) isEvent()    {}
+func (StreamRetry) isEvent()       {}
+func (UserMessage) isEvent()       {}
+func (AssistantMessage) isEvent()  {}
+func (ToolQueued) isEvent()        {}
+func (ToolStarted) isEvent()       {}
+func (ToolProgress) isEvent()      {}
+func (ToolFinished) isEvent()      {}
+func (PermissionDenied) isEvent()  {}
+func (CompactionStarted) isEvent() {}
+func (ResultsCleared) isEvent()    {}
+func (Compacted) isEvent()         {}
+func (CompactionFailed) isEvent()  {}
 
 // Denial records a refused call, as reported in a run's permission denials.
 type Denial struct {

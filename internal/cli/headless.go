@@ -11,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
@@ -25,6 +26,9 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	if opts.MaxTurns < 0 {
 		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
+	}
+	if opts.CompactThreshold < 0 {
+		return usageError("--compact-threshold must be 0 (80%% of the model's context window) or a number of tokens, not %d", opts.CompactThreshold)
 	}
 	text, err := readPrompt(f.IO, opts.Prompt)
 	if err != nil {
@@ -46,6 +50,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
 		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
+		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
 	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }

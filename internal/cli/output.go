@@ -80,6 +80,10 @@ func (p *printer) event(e agent.Event) {
 		if p.format == formatStreamJSON {
 			p.toolResult(e)
 		}
+	case agent.Compacted:
+		p.compacted(e)
+	case agent.CompactionFailed:
+		fmt.Fprintf(p.errOut, "Warning: %v; the conversation goes on uncompacted\n", e.Err)
 	case agent.PermissionDenied:
 		if p.format == formatStreamJSON {
 			p.emit(deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
@@ -97,6 +101,32 @@ type deniedEvent struct {
 	Message   string `json:"message"`
 	UUID      string `json:"uuid"`
 	SessionID string `json:"session_id"`
+}
+
+// compactBoundaryEvent reports a compaction in stream-json, in Claude Code's shape.
+type compactBoundaryEvent struct {
+	Type            string          `json:"type"`
+	Subtype         string          `json:"subtype"`
+	SessionID       string          `json:"session_id"`
+	UUID            string          `json:"uuid"`
+	CompactMetadata compactMetadata `json:"compact_metadata"`
+}
+
+type compactMetadata struct {
+	Trigger    agent.CompactTrigger `json:"trigger"`
+	PreTokens  int                  `json:"pre_tokens"`
+	PostTokens int                  `json:"post_tokens"`
+	DurationMS int64                `json:"duration_ms"`
+}
+
+func (p *printer) compacted(e agent.Compacted) {
+	switch {
+	case p.format == formatStreamJSON:
+		p.emit(compactBoundaryEvent{Type: "system", Subtype: "compact_boundary", SessionID: p.sessionID, UUID: e.UUID,
+			CompactMetadata: compactMetadata{Trigger: e.Trigger, PreTokens: e.PreTokens, PostTokens: e.PostTokens, DurationMS: e.Duration.Milliseconds()}})
+	case p.verbose:
+		fmt.Fprintf(p.errOut, "Compacted the conversation: about %d tokens before, %d after\n", e.PreTokens, e.PostTokens)
+	}
 }
 
 // retryEvent reports a retried model request in stream-json.

@@ -75,6 +75,7 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt string
 	AddDirs            []string
+	CompactThreshold   int
 }
 
 // NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
@@ -118,6 +119,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
 	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
+	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
 	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f))
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/grep"
 	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
+	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
@@ -35,6 +36,7 @@ var builtins = []tool.Tool{
 	grep.Tool,
 	notebookedit.Tool,
 	read.Tool,
+	todowrite.Tool,
 	toolsearch.Tool,
 	write.Tool,
 }

@@ -59,6 +59,7 @@ type Server struct {
 	served       int
 	noRecord     bool
 	onRequest    func(Request)
+	respond      func(Request) Turn
 }
 
 // New starts a server for a test. When the test ends it closes the server and
@@ -204,10 +205,26 @@ func (s *Server) violate(format string, args ...any) {
 	s.violations = append(s.violations, fmt.Sprintf(format, args...))
 }
 
+// ServeFunc makes the server answer every request with the turn fn returns
+// for it, in place of a script: for long runs whose answers depend on what was
+// sent (a summarising request, the size of the history). The turns fn returns
+// cannot hold faults. Calls may be concurrent.
+func (s *Server) ServeFunc(fn func(Request) Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.respond = fn
+}
+
 // pick chooses the turn answering req and the fault to serve instead, if any;
 // serial numbers the answers the server has given.
 func (s *Server) pick(req Request, api *wireAPI) (turn Turn, fault *Fault, serial int, ok bool) {
 	s.mu.Lock()
+	if fn := s.respond; fn != nil {
+		s.served++
+		serial = s.served
+		s.mu.Unlock()
+		return s.answer(fn, req, api, serial)
+	}
 	defer s.mu.Unlock()
 	idx := s.next
 	if s.byHistory {
@@ -225,6 +242,21 @@ func (s *Server) pick(req Request, api *wireAPI) (turn Turn, fault *Fault, seria
 	}
 	s.served++
 	return t.resolved(idx, req.Model, api.toolIDPrefix), fault, s.served, true
+}
+
+// answer returns the turn fn gives for req, or reports false with a violation
+// when that turn cannot be served.
+func (s *Server) answer(fn func(Request) Turn, req Request, api *wireAPI, serial int) (Turn, *Fault, int, bool) {
+	t := fn(req)
+	err := t.validate()
+	if err == nil && len(t.Faults) > 0 {
+		err = fmt.Errorf("a turn from ServeFunc cannot hold faults")
+	}
+	if err != nil {
+		s.violate("%s: llmtest: ServeFunc: %v", req.ID, err)
+		return Turn{}, nil, 0, false
+	}
+	return t.resolved(serial, req.Model, api.toolIDPrefix), nil, serial, true
 }
 
 // Pending returns how many pushed turns a queue-mode script has not served yet.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -80,4 +81,16 @@ func Changed(path string, r Record) (bool, error) {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
 	return sha256.Sum256(content) != r.Hash, nil
+}
+
+// Paths returns the absolute paths the session has read or written, sorted.
+func (s *State) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	paths := make([]string, 0, len(s.records))
+	for path := range s.records {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	return paths
 }
