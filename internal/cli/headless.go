@@ -50,7 +50,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	defer state.Close()
 	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
-		Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
+		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
 		SubAgents: s.subAgents(),
 	}
