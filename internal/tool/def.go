@@ -58,6 +58,19 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // for every hook left nil. It refuses a Def without a valid name, description,
 // Call or MaxResultSizeChars, and an input type that has no JSON schema.
 func Build[In, Out any](def Def[In, Out]) (Tool, error) {
+	problems := defProblems(def)
+	schema, fields, err := schemaFor[In]()
+	if err != nil {
+		problems = append(problems, err)
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("build tool %q: %w", def.Name, errors.Join(problems...))
+	}
+	return &built[In, Out]{def: def, schema: schema, fields: fields}, nil
+}
+
+// defProblems lists what is missing or malformed in def, whatever its input type.
+func defProblems[In, Out any](def Def[In, Out]) []error {
 	var problems []error
 	if !namePattern.MatchString(def.Name) {
 		problems = append(problems, fmt.Errorf("name %q must be 1-64 characters of letters, digits, _ or -", def.Name))
@@ -71,14 +84,7 @@ func Build[In, Out any](def Def[In, Out]) (Tool, error) {
 	if def.MaxResultSizeChars <= 0 {
 		problems = append(problems, errors.New("MaxResultSizeChars is required: a positive size, or tool.Unlimited for a tool that bounds its own output"))
 	}
-	schema, fields, err := schemaFor[In]()
-	if err != nil {
-		problems = append(problems, err)
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("build tool %q: %w", def.Name, errors.Join(problems...))
-	}
-	return &built[In, Out]{def: def, schema: schema, fields: fields}, nil
+	return problems
 }
 
 // MustBuild is Build for the built-in tools defined at package level, where a
