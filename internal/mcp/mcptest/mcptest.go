@@ -1,0 +1,94 @@
+// Package mcptest finds the real MCP servers the tests run: the npm packages
+// @modelcontextprotocol/server-everything and server-filesystem that .ci/run
+// installs, and node to run them.
+package mcptest
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// NPMEnv names the folder .ci/run installs the npm packages into (it holds node_modules).
+const NPMEnv = "MINI_CLAUDE_TEST_NPM"
+
+// Servers are the entry scripts of the installed servers and the node that runs them.
+type Servers struct {
+	Node       string
+	Everything string
+	Filesystem string
+}
+
+// Find locates node and the servers, in $MINI_CLAUDE_TEST_NPM or else in the
+// cache folder .ci/run uses by default. It skips the test, saying what is
+// missing, only when they cannot be found; .ci/run always installs them.
+func Find(t testing.TB) Servers {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; run .ci/run, which installs node and the MCP test servers")
+	}
+	dir := os.Getenv(NPMEnv)
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			t.Skipf("no %s and no cache folder (%v); run .ci/run, which installs the MCP test servers", NPMEnv, err)
+		}
+		dir = filepath.Join(cache, "mini-claude", "npm")
+	}
+	s := Servers{
+		Node:       node,
+		Everything: filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"),
+		Filesystem: filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"),
+	}
+	for _, script := range []string{s.Everything, s.Filesystem} {
+		if _, err := os.Stat(script); err != nil {
+			t.Skipf("MCP test server %s is not installed (%v); run .ci/run, or npm install the packages into $%s", script, err, NPMEnv)
+		}
+	}
+	return s
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// StartEverythingHTTP runs server-everything's streamable HTTP transport on a
+// free port until the test ends and returns its endpoint URL.
+func StartEverythingHTTP(t testing.TB, s Servers) string {
+	t.Helper()
+	port := FreePort(t)
+	cmd := exec.Command(s.Node, s.Everything, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			conn.Close()
+			return "http://" + addr + "/mcp"
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server-everything over HTTP did not listen on %s within 20s", addr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
