@@ -75,6 +75,8 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt string
 	AddDirs            []string
+	MCPConfig          []string
+	StrictMCPConfig    bool
 }
 
 // NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
@@ -118,7 +120,8 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
 	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f))
+	addMCPFlags(fl, opts)
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f))
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -33,7 +34,11 @@ type session struct {
 	cwd      string
 	dirs     []string
 	perm     *permission.Context
-	pool     []tool.Tool
+	// only is the --tools selection of built-ins; nil offers them all.
+	only []string
+	pool []tool.Tool
+	// mcpServers are the configured MCP servers, not yet started.
+	mcpServers []mcp.Server
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -71,12 +76,18 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}
-	only, err := selectTools(opts)
-	if err != nil {
+	if s.only, err = selectTools(opts); err != nil {
 		return nil, err
 	}
-	s.pool = tools.AssemblePool(s.perm, only, nil)
+	s.pool = tools.AssemblePool(s.perm, s.only, nil)
+	s.mcpServers = loadMCPServers(opts, files, cwd, f.Getenv, errOut)
 	return s, nil
+}
+
+// poolWith returns the session's tools with the tools of the MCP servers
+// connected so far; it is cheap enough to ask before every request.
+func (s *session) poolWith(servers *mcp.Manager) []tool.Tool {
+	return tools.AssemblePool(s.perm, s.only, servers.Tools())
 }
 
 // permissionContext layers the settings files' rules and mode under the
