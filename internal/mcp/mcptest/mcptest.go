@@ -4,6 +4,7 @@
 package mcptest
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -28,15 +29,24 @@ type Servers struct {
 // missing, only when they cannot be found; .ci/run always installs them.
 func Find(t testing.TB) Servers {
 	t.Helper()
+	s, err := Locate()
+	if err != nil {
+		t.Skipf("%v; run .ci/run, which installs node and the MCP test servers (or npm install them into $%s)", err, NPMEnv)
+	}
+	return s
+}
+
+// Locate is Find for programs: it returns what is missing as an error.
+func Locate() (Servers, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed; run .ci/run, which installs node and the MCP test servers")
+		return Servers{}, fmt.Errorf("node is not installed: %w", err)
 	}
 	dir := os.Getenv(NPMEnv)
 	if dir == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			t.Skipf("no %s and no cache folder (%v); run .ci/run, which installs the MCP test servers", NPMEnv, err)
+			return Servers{}, fmt.Errorf("no $%s and no cache folder: %w", NPMEnv, err)
 		}
 		dir = filepath.Join(cache, "mini-claude", "npm")
 	}
@@ -47,10 +57,10 @@ func Find(t testing.TB) Servers {
 	}
 	for _, script := range []string{s.Everything, s.Filesystem} {
 		if _, err := os.Stat(script); err != nil {
-			t.Skipf("MCP test server %s is not installed (%v); run .ci/run, or npm install the packages into $%s", script, err, NPMEnv)
+			return Servers{}, fmt.Errorf("MCP test server %s is not installed", script)
 		}
 	}
-	return s
+	return s, nil
 }
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
