@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,15 +163,23 @@ func TestLongRunningCallTimesOutAndCancels(t *testing.T) {
 	limits.CallTimeout = 1500 * time.Millisecond
 	m := startSettled(t, limits, everythingStdio(s))
 	mustConnect(t, m)
-	var events []tool.ProgressEvent
+	var mu sync.Mutex
+	var events []string
 	got, err := run(context.Background(), t, m, "mcp__everything__trigger-long-running-operation", `{"duration":0.6,"steps":3}`,
-		func(ev tool.ProgressEvent) { events = append(events, ev) })
+		func(ev tool.ProgressEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, ev.Message)
+		})
 	if err != nil || len(got) == 0 || !strings.Contains(got[0].Text, "completed") {
 		t.Fatalf("short operation = %+v, %v", got, err)
 	}
-	if len(events) != 3 || events[2].Message != "3/3" {
-		t.Errorf("progress events = %+v, want 1/3, 2/3, 3/3", events)
+	mu.Lock()
+	// The last notification may arrive after the result, when the call is over.
+	if len(events) < 2 || events[0] != "1/3" || events[1] != "2/3" {
+		t.Errorf("progress events = %q, want 1/3, 2/3 (and maybe 3/3)", events)
 	}
+	mu.Unlock()
 	start := time.Now()
 	_, err = run(context.Background(), t, m, "mcp__everything__trigger-long-running-operation", `{"duration":20,"steps":2}`, nil)
 	if err == nil || !strings.Contains(err.Error(), "did not answer within 1.5s") || time.Since(start) > 5*time.Second {
@@ -197,14 +206,12 @@ func TestToolListChangedRefreshesTools(t *testing.T) {
 	m := startSettled(t, testLimits, everythingStdio(s))
 	mustConnect(t, m)
 	deadline := time.Now().Add(10 * time.Second)
-	for tools.Find(m.Tools(), "mcp__everything__get-roots-list") == nil {
+	for m.conns[0].changes.Load() == 0 || tools.Find(m.Tools(), "mcp__everything__get-roots-list") == nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("get-roots-list never joined the tools: %v", tools.Names(m.Tools()))
+			t.Fatalf("after 10s, %d refreshes on tools/list_changed; tools %v, want get-roots-list among them",
+				m.conns[0].changes.Load(), tools.Names(m.Tools()))
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-	if n := m.conns[0].changes.Load(); n == 0 {
-		t.Errorf("no tools/list_changed notification was handled")
 	}
 	if st := m.Statuses()[0]; st.Tools != len(m.Tools()) {
 		t.Errorf("status counts %d tools, Tools returns %d", st.Tools, len(m.Tools()))

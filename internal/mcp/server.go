@@ -53,7 +53,7 @@ type conn struct {
 	progressMu sync.Mutex
 	progress   map[string]tool.Progress
 	nextToken  atomic.Int64
-	// changes counts the tools/list_changed notifications handled.
+	// changes counts the refreshes that tools/list_changed notifications caused.
 	changes atomic.Int64
 }
 
@@ -229,14 +229,15 @@ func (c *conn) refresh(ctx context.Context) error {
 // cannot list its tools any more keeps the ones it had.
 func (c *conn) refreshAfterChange() {
 	<-c.settled
-	c.changes.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), c.startupTimeout())
 	defer cancel()
 	if err := c.refresh(ctx); err != nil {
 		c.mu.Lock()
 		c.problem = "refreshing its tools after a change failed: " + err.Error()
 		c.mu.Unlock()
+		return
 	}
+	c.changes.Add(1)
 }
 
 // call runs one tool call on the server, passing its progress notifications on.
@@ -276,19 +277,18 @@ func (c *conn) call(ctx context.Context, name string, input json.RawMessage, pro
 	return content, nil
 }
 
+// onProgress passes a progress notification to the call it belongs to. The
+// lock is held while reporting, so nothing is reported once the call is over.
 func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-	token := fmt.Sprint(req.Params.ProgressToken)
-	c.progressMu.Lock()
-	progress := c.progress[token]
-	c.progressMu.Unlock()
-	if progress == nil {
-		return
-	}
 	message := req.Params.Message
 	if message == "" && req.Params.Total > 0 {
 		message = fmt.Sprintf("%g/%g", req.Params.Progress, req.Params.Total)
 	}
-	progress(tool.ProgressEvent{Message: message, Data: req.Params})
+	c.progressMu.Lock()
+	defer c.progressMu.Unlock()
+	if progress := c.progress[fmt.Sprint(req.Params.ProgressToken)]; progress != nil {
+		progress(tool.ProgressEvent{Message: message, Data: req.Params})
+	}
 }
 
 // stop ends the connection; a stdio server's whole process group is killed
