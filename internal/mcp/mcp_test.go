@@ -59,16 +59,17 @@ func run(ctx context.Context, t *testing.T, m *Manager, name, input string, prog
 	return res.Content, err
 }
 
-func TestEverythingOverStdioAndHTTP(t *testing.T) {
+func TestEverythingOverStdioHTTPAndSSE(t *testing.T) {
 	s := mcptest.Find(t)
-	url := mcptest.StartEverythingHTTP(t, s)
+	url, sseURL := mcptest.StartEverythingHTTP(t, s), mcptest.StartEverythingSSE(t, s)
 	start := time.Now()
-	m := startSettled(t, testLimits, everythingStdio(s), Server{Name: "web", Type: TransportHTTP, URL: url})
+	m := startSettled(t, testLimits, everythingStdio(s), Server{Name: "web", Type: TransportHTTP, URL: url},
+		Server{Name: "sse", Type: TransportSSE, URL: sseURL})
 	mustConnect(t, m)
-	t.Logf("both connected in %s", time.Since(start))
+	t.Logf("all connected in %s", time.Since(start))
 	defer func(start time.Time) { t.Logf("closed in %s", time.Since(start)) }(time.Now())
 	defer m.Close()
-	for _, server := range []string{"everything", "web"} {
+	for _, server := range []string{"everything", "web", "sse"} {
 		t.Run(server, func(t *testing.T) {
 			ctx := context.Background()
 			got, err := run(ctx, t, m, "mcp__"+server+"__echo", `{"message":"hi there"}`, nil)

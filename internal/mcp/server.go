@@ -49,6 +49,8 @@ type conn struct {
 	tools   []tool.Tool
 	session *mcp.ClientSession
 	cmd     *exec.Cmd
+	// cancel ends the context a connected server's connection runs under.
+	cancel context.CancelFunc
 
 	progressMu sync.Mutex
 	progress   map[string]tool.Progress
@@ -64,15 +66,22 @@ func newConn(cfg Server, limits Limits) *conn {
 
 // start connects and lists the server's tools within the start-up timeout,
 // then leaves the conn connected or failed.
+// The context given to the connection outlives start: the SSE transport
+// reads its event stream under it. The start-up timeout cancels it only while
+// the server is still connecting.
 func (c *conn) start(ctx context.Context) {
 	defer close(c.settled)
 	if c.cfg.Problem != "" {
 		c.fail(c.cfg.Problem)
 		return
 	}
+	ctx, cancel := context.WithCancel(ctx)
 	timeout := c.startupTimeout()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(timeout, func() {
+		timedOut.Store(true)
+		cancel()
+	})
 	session, err := c.connect(ctx)
 	if err == nil {
 		c.mu.Lock()
@@ -80,19 +89,21 @@ func (c *conn) start(ctx context.Context) {
 		c.mu.Unlock()
 		err = c.refresh(ctx)
 	}
+	intime := timer.Stop()
 	switch {
-	case err == nil:
+	case err == nil && intime:
 		c.mu.Lock()
-		c.state = Connected
+		c.state, c.cancel = Connected, cancel
 		c.mu.Unlock()
 		return
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case timedOut.Load():
 		c.fail(fmt.Sprintf("did not connect within %s (raise its \"timeout\" in milliseconds, or MCP_TIMEOUT)", timeout))
 	case ctx.Err() != nil:
 		c.fail("the session ended before it connected")
 	default:
 		c.fail(c.exitNote() + err.Error())
 	}
+	cancel()
 	c.stop()
 }
 
@@ -295,11 +306,14 @@ func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClient
 // if it is still there once the session is closed.
 func (c *conn) stop() {
 	c.mu.Lock()
-	session, cmd := c.session, c.cmd
+	session, cmd, cancel := c.session, c.cmd, c.cancel
 	c.session = nil
 	c.mu.Unlock()
 	if session != nil {
 		_ = session.Close()
+	}
+	if cancel != nil {
+		cancel()
 	}
 	if cmd != nil && cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -78,8 +78,20 @@ func FreePort(t testing.TB) int {
 // free port until the test ends and returns its endpoint URL.
 func StartEverythingHTTP(t testing.TB, s Servers) string {
 	t.Helper()
+	return startEverything(t, s, "streamableHttp", "/mcp")
+}
+
+// StartEverythingSSE runs server-everything's older HTTP+SSE transport on a
+// free port until the test ends and returns its SSE endpoint URL.
+func StartEverythingSSE(t testing.TB, s Servers) string {
+	t.Helper()
+	return startEverything(t, s, "sse", "/sse")
+}
+
+func startEverything(t testing.TB, s Servers, transport, path string) string {
+	t.Helper()
 	port := FreePort(t)
-	cmd := exec.Command(s.Node, s.Everything, "streamableHttp")
+	cmd := exec.Command(s.Node, s.Everything, transport)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -94,10 +106,10 @@ func StartEverythingHTTP(t testing.TB, s Servers) string {
 		conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 		if err == nil {
 			conn.Close()
-			return "http://" + addr + "/mcp"
+			return "http://" + addr + path
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server-everything over HTTP did not listen on %s within 20s", addr)
+			t.Fatalf("server-everything (%s) did not listen on %s within 20s", transport, addr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
