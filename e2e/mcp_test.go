@@ -110,7 +110,14 @@ func TestMCPDenyRuleHidesAServersTools(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.dir, "notes.txt"), []byte("from the file"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.srv.Push(calls(llmtest.ToolUse("f1", "mcp__fs__read_text_file", `{"path":"notes.txt"}`)), text("Done."))
+	big := strings.Repeat("a line of a large file\n", 15000)
+	if err := os.WriteFile(filepath.Join(r.dir, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Push(calls(
+		llmtest.ToolUse("f1", "mcp__fs__read_text_file", `{"path":"notes.txt"}`),
+		llmtest.ToolUse("f2", "mcp__fs__read_text_file", `{"path":"big.txt"}`),
+	), text("Done."))
 	out := r.exec("-p", "read notes", "--tools", testTools, "--mcp-config", config,
 		"--disallowedTools", "mcp__everything", "--allowedTools", "mcp__fs")
 	if out.code != 0 {
@@ -121,8 +128,13 @@ func TestMCPDenyRuleHidesAServersTools(t *testing.T) {
 		!slices.Contains(names, "mcp__fs__read_text_file") {
 		t.Errorf("tools = %v, want the fs tools and none of the denied server's", names)
 	}
-	if got := lastResults(t, r.srv, 1)[0]; got.IsError || contentText(got) != "from the file" {
+	results := lastResults(t, r.srv, 1)
+	if got := results[0]; got.IsError || contentText(got) != "from the file" {
 		t.Errorf("read_text_file: %q (error %v)", contentText(got), got.IsError)
+	}
+	// 345,000 characters, over the MCP limit of 100,000: stored, and the model gets a preview.
+	if got := contentText(results[1]); results[1].IsError || !strings.HasPrefix(got, "<persisted-output>") || len(got) > 10000 {
+		t.Errorf("large result: %d characters starting %q, want a <persisted-output> preview", len(got), got[:min(len(got), 80)])
 	}
 }
 
