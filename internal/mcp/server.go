@@ -95,6 +95,7 @@ func (c *conn) start(ctx context.Context) {
 		c.mu.Lock()
 		c.state, c.cancel = Connected, cancel
 		c.mu.Unlock()
+		go c.watch(session)
 		return
 	case timedOut.Load():
 		c.fail(fmt.Sprintf("did not connect within %s (raise its \"timeout\" in milliseconds, or MCP_TIMEOUT)", timeout))
@@ -105,6 +106,24 @@ func (c *conn) start(ctx context.Context) {
 	}
 	cancel()
 	c.stop()
+}
+
+// watch marks a connected server failed, and withdraws its tools, when its
+// connection ends without the session closing it: a crashed process, a
+// server that went away.
+func (c *conn) watch(session *mcp.ClientSession) {
+	err := session.Wait()
+	c.mu.Lock()
+	closed := c.session != session
+	c.mu.Unlock()
+	if closed {
+		return
+	}
+	problem := "the connection ended"
+	if err != nil {
+		problem += ": " + err.Error()
+	}
+	c.fail(c.exitNote() + problem)
 }
 
 // exitNote says how a stdio server's process ended, when it ended while connecting.
@@ -279,7 +298,7 @@ func (c *conn) call(ctx context.Context, name string, input json.RawMessage, pro
 	}()
 	res, err := session.CallTool(ctx, params)
 	if err != nil {
-		return nil, callError(c.cfg.Name, err, ctx, timeoutText)
+		return nil, callError(ctx, c.cfg.Name, err, timeoutText)
 	}
 	content := resultContent(res)
 	if res.IsError {

@@ -97,3 +97,24 @@ func TestHangingServerDelaysNothingAndIsKilledAtClose(t *testing.T) {
 		}
 	}
 }
+
+func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
+	s := mcptest.Find(t)
+	m := startSettled(t, testLimits, everythingStdio(s))
+	mustConnect(t, m)
+	c := m.conns[0]
+	c.mu.Lock()
+	pid := c.cmd.Process.Pid
+	c.mu.Unlock()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); m.Statuses()[0].State != Failed; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("status after the process was killed: %+v", m.Statuses()[0])
+		}
+	}
+	if st := m.Statuses()[0]; !strings.Contains(st.Problem, "signal: killed") || len(m.Tools()) != 0 {
+		t.Errorf("status = %+v with %d tools, want failed saying the process was killed, and no tools", st, len(m.Tools()))
+	}
+}

@@ -162,7 +162,7 @@ func errorText(blocks []llm.ContentBlock) string {
 
 // callError explains a call that got no result: a timeout, a lost server, or
 // an error the server answered with.
-func callError(server string, err error, ctx context.Context, timeout string) error {
+func callError(ctx context.Context, server string, err error, timeout string) error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && timeout != "":
 		return fmt.Errorf("the MCP server %q did not answer within %s, so the call was cancelled; ask for less at once, or raise the server's \"timeout\" (milliseconds) in the MCP config", server, timeout)
