@@ -74,6 +74,20 @@ func TestMCPToolsThroughTheBinary(t *testing.T) {
 	if !strings.Contains(string(initTools), `"Sleep","Touch","mcp__everything__echo"`) {
 		t.Errorf("init tools = %s, want the built-ins then the MCP tools", initTools)
 	}
+	toolUseResults := map[string]any{}
+	for _, ev := range events {
+		if msg, ok := ev["message"].(map[string]any); ok && ev["type"] == "user" {
+			block := msg["content"].([]any)[0].(map[string]any)
+			toolUseResults[block["tool_use_id"].(string)] = ev["tool_use_result"]
+		}
+	}
+	// Claude Code's shapes: the content blocks, or "Error: " and the text.
+	if got := toolUseResults["e1"]; !jsonEqual(got, []any{map[string]any{"type": "text", "text": "Echo: through the binary"}}) {
+		t.Errorf("tool_use_result of echo = %v", got)
+	}
+	if got, _ := toolUseResults["e3"].(string); !strings.HasPrefix(got, "Error: MCP error -32602") {
+		t.Errorf("tool_use_result of the isError call = %q", got)
+	}
 	first := r.srv.Requests()[0]
 	names := toolNames(first.Tools)
 	if !slices.Contains(names, "mcp__everything__get-sum") || !slices.IsSorted(names[4:]) {
