@@ -65,10 +65,9 @@ func newConn(cfg Server, limits Limits) *conn {
 }
 
 // start connects and lists the server's tools within the start-up timeout,
-// then leaves the conn connected or failed.
-// The context given to the connection outlives start: the SSE transport
-// reads its event stream under it. The start-up timeout cancels it only while
-// the server is still connecting.
+// then leaves the conn connected or failed. The context given to the
+// connection outlives start (the SSE transport reads its event stream under
+// it); the start-up timeout cancels it only while the server is connecting.
 func (c *conn) start(ctx context.Context) {
 	defer close(c.settled)
 	if c.cfg.Problem != "" {
@@ -101,8 +100,10 @@ func (c *conn) start(ctx context.Context) {
 		c.fail(fmt.Sprintf("did not connect within %s (raise its \"timeout\" in milliseconds, or MCP_TIMEOUT)", timeout))
 	case ctx.Err() != nil:
 		c.fail("the session ended before it connected")
+	case c.processExit() != "":
+		c.fail(fmt.Sprintf("the server exited (%s) before it answered: %v", c.processExit(), err))
 	default:
-		c.fail(c.exitNote() + err.Error())
+		c.fail(err.Error())
 	}
 	cancel()
 	c.stop()
@@ -119,21 +120,25 @@ func (c *conn) watch(session *mcp.ClientSession) {
 	if closed {
 		return
 	}
-	problem := "the connection ended"
-	if err != nil {
-		problem += ": " + err.Error()
+	switch exit := c.processExit(); {
+	case exit != "":
+		c.fail("the server exited (" + exit + ") during the session")
+	case err != nil:
+		c.fail("the connection ended during the session: " + err.Error())
+	default:
+		c.fail("the connection ended during the session")
 	}
-	c.fail(c.exitNote() + problem)
 }
 
-// exitNote says how a stdio server's process ended, when it ended while connecting.
-func (c *conn) exitNote() string {
+// processExit says how a stdio server's process ended ("exit status 3",
+// "signal: killed"), or "" while it runs or for a server reached over HTTP.
+func (c *conn) processExit() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmd == nil || c.cmd.ProcessState == nil {
 		return ""
 	}
-	return fmt.Sprintf("the server exited (%s) before it answered: ", c.cmd.ProcessState)
+	return c.cmd.ProcessState.String()
 }
 
 func (c *conn) startupTimeout() time.Duration {

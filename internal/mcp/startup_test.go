@@ -114,7 +114,7 @@ func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
 			t.Fatalf("status after the process was killed: %+v", m.Statuses()[0])
 		}
 	}
-	if st := m.Statuses()[0]; !strings.Contains(st.Problem, "signal: killed") || len(m.Tools()) != 0 {
+	if st := m.Statuses()[0]; !strings.Contains(st.Problem, "exited (signal: killed) during the session") || len(m.Tools()) != 0 {
 		t.Errorf("status = %+v with %d tools, want failed saying the process was killed, and no tools", st, len(m.Tools()))
 	}
 }
