@@ -11,6 +11,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/testtools"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
@@ -92,7 +93,9 @@ func TestTwoHundredDeferredToolsAreCheapAndLoadOnDemand(t *testing.T) {
 		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("c1", target, `{"id":"42"}`)}},
 		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}},
 	)
-	res := h.agent(t, func(o *agent.Options) { o.Tools, o.ToolSearch = pool, always }).Run(context.Background(), "fetch record 42")
+	res := h.agent(t, func(o *agent.Options) {
+		o.Tools, o.ToolSearch, o.Permissions = pool, always, allowing(t, "mcp__server7")
+	}).Run(context.Background(), "fetch record 42")
 	if res.Outcome != agent.Completed {
 		t.Fatalf("run ended %v: %v", res.Outcome, res.Err)
 	}
@@ -127,6 +130,7 @@ func TestDeferredToolCanBeCalledWithoutLoading(t *testing.T) {
 	)
 	h.agent(t, func(o *agent.Options) {
 		o.Tools, o.ToolSearch = pool, toolsearch.Policy{Mode: toolsearch.Always}
+		o.Permissions = allowing(t, "mcp__server1")
 	}).Run(context.Background(), "go")
 	reqs := h.srv.Requests()
 	for _, spec := range reqs[0].Tools {
@@ -137,4 +141,15 @@ func TestDeferredToolCanBeCalledWithoutLoading(t *testing.T) {
 	if got := h.results(t, 1)[0]; got.IsError || !bytes.Contains([]byte(resultText(got)), []byte(`got {"id":"7"}`)) {
 		t.Errorf("direct call: %q (error %v)", resultText(got), got.IsError)
 	}
+}
+
+// allowing is a permission context whose user allowed the given rules, as MCP
+// tools need even when they are read-only.
+func allowing(t *testing.T, rules ...string) *permission.Context {
+	t.Helper()
+	allow, errs := permission.ParseRuleList(rules, "test")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return &permission.Context{Mode: permission.ModeDefault, Allow: allow}
 }

@@ -57,8 +57,11 @@ func newCmdDoctor(f *Factory) *cobra.Command {
 
 func diagnose(ctx context.Context, f *Factory) []finding {
 	cwd, err := f.Getwd()
+	mcpServers := finding{name: "MCP servers", value: "not checked: the working directory is unknown", note: true}
 	if err != nil {
 		cwd = "unknown: " + err.Error()
+	} else {
+		mcpServers = mcpFinding(f, cwd)
 	}
 	return []finding{
 		{name: "Platform", value: platform()},
@@ -69,6 +72,7 @@ func diagnose(ctx context.Context, f *Factory) []finding {
 		credentialsFinding(f.Getenv),
 		toolFinding("ripgrep", "rg", "the Grep tool needs it"),
 		toolFinding("git", "git", "git context in the system prompt needs it"),
+		mcpServers,
 	}
 }
 

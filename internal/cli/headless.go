@@ -11,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
@@ -43,13 +44,18 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
+	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
+	defer servers.Close()
+	defer reportFailedServers(servers, f.IO.ErrOut)
+	servers.Wait(ctx, mcpWait(f.Getenv))
+	pool := func() []tool.Tool { return s.poolWith(servers) }
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		sessionID: uuid.NewString(), model: s.model}
-	p.start(s, tools.Names(s.pool), keySource(s.provider, f.Getenv))
+	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	state := tool.NewSession(s.cwd)
 	defer state.Close()
 	agentOpts := agent.Options{
-		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
+		Client: client, Model: s.model, System: s.systemPrompt(opts), Pool: pool,
 		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
 		SubAgents: s.subAgents(),

@@ -41,23 +41,23 @@ type printer struct {
 
 // initEvent is the first stream-json line, describing the session.
 type initEvent struct {
-	Type                  string   `json:"type"`
-	Subtype               string   `json:"subtype"`
-	Cwd                   string   `json:"cwd"`
-	SessionID             string   `json:"session_id"`
-	Tools                 []string `json:"tools"`
-	MCPServers            []any    `json:"mcp_servers"`
-	Model                 string   `json:"model"`
-	PermissionMode        string   `json:"permissionMode"`
-	SlashCommands         []string `json:"slash_commands"`
-	APIKeySource          string   `json:"apiKeySource"`
-	OutputStyle           string   `json:"output_style"`
-	Agents                []string `json:"agents"`
-	AdditionalDirectories []string `json:"additional_directories"`
-	UUID                  string   `json:"uuid"`
+	Type                  string           `json:"type"`
+	Subtype               string           `json:"subtype"`
+	Cwd                   string           `json:"cwd"`
+	SessionID             string           `json:"session_id"`
+	Tools                 []string         `json:"tools"`
+	MCPServers            []mcpServerEvent `json:"mcp_servers"`
+	Model                 string           `json:"model"`
+	PermissionMode        string           `json:"permissionMode"`
+	SlashCommands         []string         `json:"slash_commands"`
+	APIKeySource          string           `json:"apiKeySource"`
+	OutputStyle           string           `json:"output_style"`
+	Agents                []string         `json:"agents"`
+	AdditionalDirectories []string         `json:"additional_directories"`
+	UUID                  string           `json:"uuid"`
 }
 
-func (p *printer) start(s *session, toolNames []string, keySource string) {
+func (p *printer) start(s *session, toolNames []string, mcpServers []mcpServerEvent, keySource string) {
 	if p.format != formatStreamJSON {
 		return
 	}
@@ -74,7 +74,7 @@ func (p *printer) start(s *session, toolNames []string, keySource string) {
 	}
 	p.emit(initEvent{
 		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: names,
-		MCPServers: []any{}, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
+		MCPServers: mcpServers, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
 		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes),
 		AdditionalDirectories: dirs, UUID: uuid.NewString(),
 	})

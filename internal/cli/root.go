@@ -76,6 +76,8 @@ type Options struct {
 	AppendSystemPrompt string
 	AddDirs            []string
 	CompactThreshold   int
+	MCPConfig          []string
+	StrictMCPConfig    bool
 }
 
 // NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
@@ -120,7 +122,8 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
 	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f))
+	addMCPFlags(fl, opts)
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f))
 	return cmd
 }
 

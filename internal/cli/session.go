@@ -12,6 +12,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -37,11 +38,17 @@ type session struct {
 	cwd      string
 	dirs     []string
 	perm     *permission.Context
-	pool     []tool.Tool
+	// only is the --tools selection of built-ins; nil offers them all.
+	only []string
+	// custom are the command-backed tools of the settings files.
+	custom []tool.Tool
+	pool   []tool.Tool
 	// agentTypes are the sub-agent types the Agent tool offers.
 	agentTypes []subagent.Type
 	// toolSearch decides which tools are deferred (MINI_CLAUDE_TOOL_SEARCH).
 	toolSearch toolsearch.Policy
+	// mcpServers are the configured MCP servers, not yet started.
+	mcpServers []mcp.Server
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -79,8 +86,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}
-	only, err := selectTools(opts)
-	if err != nil {
+	if s.only, err = selectTools(opts); err != nil {
 		return nil, err
 	}
 	types, errs := subagent.LoadTypes(subagent.Dirs(cwd, config.Home()))
@@ -91,8 +97,17 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
-	s.pool = subagent.Describe(tools.AssemblePool(s.perm, only, customTools(files, errOut)), types)
+	s.custom = customTools(files, errOut)
+	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.custom), types)
+	s.mcpServers = loadMCPServers(opts, files, cwd, f.Getenv, errOut)
 	return s, nil
+}
+
+// poolWith returns the session's tools with the tools of the MCP servers
+// connected so far; it is cheap enough to ask before every request.
+func (s *session) poolWith(servers *mcp.Manager) []tool.Tool {
+	extra := slices.Concat(s.custom, servers.Tools())
+	return subagent.Describe(tools.AssemblePool(s.perm, s.only, extra), s.agentTypes)
 }
 
 // subAgents configures the sub-agents of the session's Agent tool: their

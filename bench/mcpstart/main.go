@@ -1,0 +1,143 @@
+// Command mcpstart measures what configured MCP servers cost a headless run:
+// the time from process start to the first model request with no servers,
+// and with three stdio servers that each take 2 s to start (a shell that
+// sleeps, then runs the real server-everything), waited for as mini-claude
+// does by default, not at all (MCP_CONNECTION_NONBLOCKING=1), and fully
+// (MINI_CLAUDE_MCP_WAIT_MS=30000, as Claude Code waits in -p mode). It prints
+// medians as a markdown table.
+//
+//	go run ./bench/mcpstart [-runs 5] [-bin path/to/mini-claude]
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
+)
+
+// scenario is one configuration measured.
+type scenario struct {
+	name    string
+	servers int
+	env     []string
+}
+
+var scenarios = []scenario{
+	{name: "no MCP servers"},
+	{name: "3 servers × 2 s, default (300 ms grace)", servers: 3},
+	{name: "3 servers × 2 s, MCP_CONNECTION_NONBLOCKING=1", servers: 3, env: []string{"MCP_CONNECTION_NONBLOCKING=1"}},
+	{name: "3 servers × 2 s, waiting for all (MINI_CLAUDE_MCP_WAIT_MS=30000)", servers: 3, env: []string{"MINI_CLAUDE_MCP_WAIT_MS=30000"}},
+}
+
+func main() {
+	runs := flag.Int("runs", 5, "measured runs per scenario, after one warm-up run")
+	bin := flag.String("bin", "", "mini-claude binary to measure (default: build ./cmd/mini-claude)")
+	flag.Parse()
+	if err := measure(*runs, *bin); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpstart:", err)
+		os.Exit(1)
+	}
+}
+
+func measure(runs int, bin string) error {
+	servers, err := mcptest.Locate()
+	if err != nil {
+		return fmt.Errorf("%w; run .ci/run first", err)
+	}
+	scratch, err := os.MkdirTemp("", "mini-claude-mcpbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	if bin == "" {
+		bin = filepath.Join(scratch, "mini-claude")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/mini-claude")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build: %w", err)
+		}
+	}
+	srv, err := llmtest.Start()
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	srv.ServeByHistory(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Hello.")}})
+	fmt.Printf("| scenario (median of %d runs) | first request | wall time | ratio of first request to no servers |\n|---|---|---|---|\n", runs)
+	var base time.Duration
+	for _, sc := range scenarios {
+		config, err := slowConfig(sc.servers, servers)
+		if err != nil {
+			return err
+		}
+		var first, wall []time.Duration
+		for i := range runs + 1 {
+			f, w, err := runOnce(bin, scratch, config, sc.env, srv)
+			if err != nil {
+				return fmt.Errorf("%s, run %d: %w", sc.name, i, err)
+			}
+			if i > 0 {
+				first, wall = append(first, f), append(wall, w)
+			}
+		}
+		if sc.servers == 0 {
+			base = median(first)
+		}
+		fmt.Printf("| %s | %.1f ms | %.1f ms | %.1f× |\n", sc.name, ms(median(first)), ms(median(wall)), float64(median(first))/float64(base))
+	}
+	fmt.Printf("\n%d logical CPUs, %s/%s, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	return nil
+}
+
+// slowConfig is an --mcp-config value with n servers that sleep 2 s before
+// starting server-everything.
+func slowConfig(n int, s mcptest.Servers) (string, error) {
+	all := map[string]any{}
+	for i := range n {
+		all[fmt.Sprintf("slow%d", i+1)] = map[string]any{
+			"command": "sh", "args": []string{"-c", `sleep 2; exec "$0" "$1" stdio`, s.Node, s.Everything},
+		}
+	}
+	b, err := json.Marshal(map[string]any{"mcpServers": all})
+	return string(b), err
+}
+
+func runOnce(bin, scratch, config string, env []string, srv *llmtest.Server) (first, wall time.Duration, err error) {
+	home := filepath.Join(scratch, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return 0, 0, err
+	}
+	cmd := exec.Command(bin, "-p", "say hello", "--mcp-config", config)
+	cmd.Dir = scratch
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL=" + srv.URL}, env...)
+	before := len(srv.Requests())
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, 0, fmt.Errorf("%w: %s", err, out)
+	}
+	wall = time.Since(start)
+	reqs := srv.Requests()
+	if len(reqs) != before+1 {
+		return 0, 0, fmt.Errorf("the server saw %d requests, want 1", len(reqs)-before)
+	}
+	return reqs[before].Time.Sub(start), wall, nil
+}
+
+func median(values []time.Duration) time.Duration {
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	return sorted[len(sorted)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

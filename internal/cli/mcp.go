@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/mcp"
+)
+
+// DefaultMCPWait is how long the first request of a headless run waits for MCP
+// servers still connecting: long enough for a quick server's tools to be in
+// the first request, short enough that slow servers do not delay it. Servers
+// that connect later join from the next request on.
+const DefaultMCPWait = 300 * time.Millisecond
+
+func addMCPFlags(fl *pflag.FlagSet, opts *Options) {
+	fl.StringArrayVar(&opts.MCPConfig, "mcp-config", nil, `MCP servers from a JSON file or string ({"mcpServers": {...}}); repeat for several`)
+	fl.BoolVar(&opts.StrictMCPConfig, "strict-mcp-config", false, "Use only the MCP servers of --mcp-config, ignoring .mcp.json and the settings files")
+}
+
+// loadMCPServers reads the MCP servers of the settings files, the project's
+// .mcp.json and --mcp-config; broken sources are reported on errOut and skipped.
+func loadMCPServers(opts *Options, files []config.File, cwd string, getenv func(string) string, errOut io.Writer) []mcp.Server {
+	src := mcp.Sources{ProjectDir: cwd, Flags: opts.MCPConfig, Strict: opts.StrictMCPConfig, Getenv: getenv}
+	for _, file := range files {
+		if len(file.MCPServers) > 0 {
+			src.Settings = append(src.Settings, mcp.SettingsServers{Path: file.Path, Source: settingsSource(file.Path, cwd), Raw: file.MCPServers})
+		}
+	}
+	servers, errs := mcp.Load(src)
+	for _, err := range errs {
+		fmt.Fprintf(errOut, "Warning: %v\n", err)
+	}
+	return servers
+}
+
+// settingsSource names where a settings file's servers come from, as Claude
+// Code's scopes do: the project's local file, the project's shared one, or the user's.
+func settingsSource(path, cwd string) string {
+	switch {
+	case !strings.HasPrefix(path, filepath.Clean(cwd)+string(filepath.Separator)):
+		return mcp.SourceUser
+	case filepath.Base(path) == "settings.local.json":
+		return mcp.SourceLocal
+	}
+	return mcp.SourceProject
+}
+
+// mcpWait is how long the first request waits for servers: MINI_CLAUDE_MCP_WAIT_MS,
+// or none with Claude Code's MCP_CONNECTION_NONBLOCKING=1, else DefaultMCPWait.
+func mcpWait(getenv func(string) string) time.Duration {
+	if ms, err := strconv.Atoi(getenv("MINI_CLAUDE_MCP_WAIT_MS")); err == nil && ms >= 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	if v := getenv("MCP_CONNECTION_NONBLOCKING"); v == "1" || v == "true" {
+		return 0
+	}
+	return DefaultMCPWait
+}
+
+// reportFailedServers tells the user on errOut which servers could not be used, and why.
+func reportFailedServers(m *mcp.Manager, errOut io.Writer) {
+	for _, st := range m.Statuses() {
+		if st.State == mcp.Failed {
+			fmt.Fprintf(errOut, "Warning: MCP server %q failed: %s\n", st.Name, st.Problem)
+		}
+	}
+}
+
+// mcpServerEvent is one entry of the init event's mcp_servers.
+type mcpServerEvent struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Source string `json:"source,omitempty"`
+}
+
+func mcpServerEvents(m *mcp.Manager) []mcpServerEvent {
+	events := []mcpServerEvent{}
+	for _, st := range m.Statuses() {
+		events = append(events, mcpServerEvent{Name: st.Name, Status: string(st.State), Source: st.Source})
+	}
+	return events
+}
+
+// newCmdMCP groups the MCP commands.
+func newCmdMCP(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "mcp", Short: "Inspect the configured MCP servers", Args: cobra.NoArgs}
+	cmd.AddCommand(newCmdMCPList(f))
+	return cmd
+}
+
+// newCmdMCPList connects to every configured server, as a session would, and
+// reports each one's status and tool count.
+func newCmdMCPList(f *Factory) *cobra.Command {
+	opts := &Options{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Connect to each configured MCP server and show its status and number of tools",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cwd, err := f.Getwd()
+			if err != nil {
+				return &ExitError{Code: ExitUsage, Err: fmt.Errorf("find the working directory: %w", err)}
+			}
+			files, errs := config.Load(cwd)
+			for _, err := range errs {
+				fmt.Fprintf(f.IO.ErrOut, "Warning: %v\n", err)
+			}
+			servers := loadMCPServers(opts, files, cwd, f.Getenv, f.IO.ErrOut)
+			if len(servers) == 0 {
+				_, err := fmt.Fprintf(f.IO.Out, "No MCP servers configured. Add them to %s, the mcpServers of a settings file, or --mcp-config.\n", filepath.Join(cwd, mcp.ProjectFile))
+				return err
+			}
+			return listMCPServers(cmd.Context(), f.IO.Out, servers, mcp.LimitsFromEnv(f.Getenv))
+		},
+	}
+	addMCPFlags(cmd.Flags(), opts)
+	return cmd
+}
+
+func listMCPServers(ctx context.Context, out io.Writer, servers []mcp.Server, limits mcp.Limits) error {
+	m := mcp.Start(servers, limits)
+	defer m.Close()
+	longest := limits.StartupTimeout
+	for _, s := range servers {
+		longest = max(longest, s.Timeout)
+	}
+	m.Wait(ctx, longest+time.Second)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tSOURCE\tTYPE\tSTATUS\tTOOLS\tDETAIL")
+	for i, st := range m.Statuses() {
+		detail := st.Problem
+		if st.State == mcp.Connected && detail == "" {
+			detail = target(servers[i])
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", st.Name, st.Source, st.Type, st.State, st.Tools, oneLine(detail))
+	}
+	return w.Flush()
+}
+
+// target is what a server runs or connects to.
+func target(s mcp.Server) string {
+	if s.Type != mcp.TransportStdio {
+		return s.URL
+	}
+	return strings.Join(append([]string{s.Command}, s.Args...), " ")
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// mcpFinding is the doctor's line about MCP: the servers configured here, or
+// why their configuration cannot be used; `mcp list` connects to them.
+func mcpFinding(f *Factory, cwd string) finding {
+	files, _ := config.Load(cwd)
+	servers := loadMCPServers(&Options{}, files, cwd, f.Getenv, io.Discard)
+	if len(servers) == 0 {
+		return finding{name: "MCP servers", value: "none configured"}
+	}
+	var names, problems []string
+	for _, s := range servers {
+		names = append(names, s.Name)
+		if s.Problem != "" {
+			problems = append(problems, s.Name+": "+s.Problem)
+		}
+	}
+	if len(problems) > 0 {
+		return finding{name: "MCP servers", value: strings.Join(problems, "; "), note: true}
+	}
+	return finding{name: "MCP servers", value: fmt.Sprintf("%d configured (%s); run `mini-claude mcp list` to connect to them", len(servers), strings.Join(names, ", "))}
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/mcp"
+	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
+)
+
+func TestMCPFlags(t *testing.T) {
+	f, _, _ := testFactory("", true)
+	var got *Options
+	cmd := NewCmdRoot(f, func(_ context.Context, o *Options) error { got = o; return nil })
+	cmd.SetArgs([]string{"-p", "x", "--mcp-config", "a.json", "--mcp-config", `{"mcpServers":{}}`, "--strict-mcp-config"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.MCPConfig, []string{"a.json", `{"mcpServers":{}}`}) || !got.StrictMCPConfig {
+		t.Errorf("options = %+v", got)
+	}
+}
+
+func TestSettingsSource(t *testing.T) {
+	tests := []struct{ path, want string }{
+		{"/home/u/.claude/settings.json", mcp.SourceUser},
+		{"/work/.claude/settings.json", mcp.SourceProject},
+		{"/work/.mini-claude/settings.local.json", mcp.SourceLocal},
+		{"/workshop/.claude/settings.json", mcp.SourceUser},
+	}
+	for _, tt := range tests {
+		if got := settingsSource(tt.path, "/work"); got != tt.want {
+			t.Errorf("settingsSource(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestMCPWait(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want time.Duration
+	}{
+		{nil, DefaultMCPWait},
+		{map[string]string{"MCP_CONNECTION_NONBLOCKING": "1"}, 0},
+		{map[string]string{"MINI_CLAUDE_MCP_WAIT_MS": "5000", "MCP_CONNECTION_NONBLOCKING": "1"}, 5 * time.Second},
+		{map[string]string{"MINI_CLAUDE_MCP_WAIT_MS": "soon"}, DefaultMCPWait},
+	}
+	for _, tt := range tests {
+		if got := mcpWait(func(k string) string { return tt.env[k] }); got != tt.want {
+			t.Errorf("mcpWait(%v) = %s, want %s", tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestMCPListShowsEachServer(t *testing.T) {
+	s := mcptest.Find(t)
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {
+		"everything": {"command": "`+s.Node+`", "args": ["`+s.Everything+`"]},
+		"gone": {"command": "false"}}}`)
+	writeFile(t, filepath.Join(dir, ".mini-claude", "settings.local.json"), `{"mcpServers": {"fs": {"command": "`+s.Node+`", "args": ["`+s.Filesystem+`", "`+dir+`"]}}}`)
+	f, out, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	if code := Main(context.Background(), f, []string{"mcp", "list"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(rows) != 4 || !strings.HasPrefix(rows[0], "NAME") {
+		t.Fatalf("output:\n%s", out)
+	}
+	want := []struct{ name, source, status string }{
+		{"everything", "project", "connected"}, {"fs", "local", "connected"}, {"gone", "project", "failed"},
+	}
+	for i, w := range want {
+		fields := strings.Fields(rows[i+1])
+		if len(fields) < 5 || fields[0] != w.name || fields[1] != w.source || fields[3] != w.status {
+			t.Errorf("row %q, want %s %s %s", rows[i+1], w.name, w.source, w.status)
+		}
+		if w.status == "connected" && fields[4] == "0" {
+			t.Errorf("row %q counts no tools", rows[i+1])
+		}
+	}
+	if !strings.Contains(rows[3], "exited") {
+		t.Errorf("the failed server's row does not say why: %q", rows[3])
+	}
+}
+
+func TestDoctorListsMCPServers(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"a": {"command": "x"}, "b": {"url": "${NO_SUCH_URL}"}}}`)
+	f, _, _ := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	got := mcpFinding(f, dir)
+	if !got.note || !strings.Contains(got.value, "b: ") || !strings.Contains(got.value, "NO_SUCH_URL") {
+		t.Errorf("finding = %+v, want a note about b's missing variable", got)
+	}
+	os.Remove(filepath.Join(dir, ".mcp.json"))
+	if got := mcpFinding(f, dir); got.value != "none configured" {
+		t.Errorf("finding without servers = %+v", got)
+	}
+}

@@ -1,0 +1,294 @@
+// Package mcp connects mini-claude to Model Context Protocol servers: it reads
+// their configuration in Claude Code's format, starts them in parallel in the
+// background (stdio processes and streamable HTTP endpoints), and offers each
+// server tool as a tool.Tool named mcp__<server>__<tool>.
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The transports a server can be reached over.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+	TransportSSE   = "sse"
+)
+
+// The sources a server's configuration comes from, as Claude Code names them.
+const (
+	SourceUser    = "user"
+	SourceProject = "project"
+	SourceLocal   = "local"
+	SourceDynamic = "dynamic"
+)
+
+// ProjectFile is the project's MCP configuration file, in Claude Code's format.
+const ProjectFile = ".mcp.json"
+
+// minTimeout is the smallest per-server timeout honoured; Claude Code ignores
+// smaller values too, which are most likely seconds written as milliseconds.
+const minTimeout = time.Second
+
+// Server is one configured MCP server, its ${VAR} references expanded.
+type Server struct {
+	Name string
+	// Type is TransportStdio, TransportHTTP or TransportSSE.
+	Type    string
+	Command string
+	Args    []string
+	Env     map[string]string
+	URL     string
+	Headers map[string]string
+	// Timeout, when set, bounds both the start-up and each tool call of this
+	// server, in place of the session-wide defaults.
+	Timeout time.Duration
+	// Source says where the configuration came from: user, project, local or dynamic.
+	Source string
+	// Problem, when set, says why the configuration cannot be used; the server
+	// is reported as failed with it and never started.
+	Problem string
+}
+
+// rawServer is one entry of mcpServers as written.
+type rawServer struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+	Timeout json.Number       `json:"timeout"`
+}
+
+// Sources are the places servers are configured, in order of precedence: a
+// server named in a later place replaces one of the same name in an earlier one.
+type Sources struct {
+	// Settings are the mcpServers values of the settings files, lowest precedence first.
+	Settings []SettingsServers
+	// ProjectDir holds the project's .mcp.json; empty skips it.
+	ProjectDir string
+	// Flags are the --mcp-config values: file paths or JSON text.
+	Flags []string
+	// Strict uses only the servers of Flags, as --strict-mcp-config does.
+	Strict bool
+	// Getenv resolves ${VAR} references; nil reads the process environment.
+	Getenv func(string) string
+}
+
+// SettingsServers is the raw mcpServers object of one settings file.
+type SettingsServers struct {
+	Path   string
+	Source string
+	Raw    json.RawMessage
+}
+
+// Load reads every configured server, sorted by name. A source that cannot be
+// read or parsed is returned as an error naming it and skipped; the others load.
+func Load(src Sources) ([]Server, []error) {
+	getenv := src.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	byName := map[string]Server{}
+	var errs []error
+	add := func(servers []Server, err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+		for _, s := range servers {
+			byName[s.Name] = s
+		}
+	}
+	if !src.Strict {
+		settingsBefore, settingsAfter := splitSettings(src.Settings)
+		for _, s := range settingsBefore {
+			add(parseServers(s.Raw, s.Path, s.Source, getenv))
+		}
+		if src.ProjectDir != "" {
+			add(loadProjectFile(filepath.Join(src.ProjectDir, ProjectFile), getenv))
+		}
+		for _, s := range settingsAfter {
+			add(parseServers(s.Raw, s.Path, s.Source, getenv))
+		}
+	}
+	for _, flag := range src.Flags {
+		add(loadFlag(flag, getenv))
+	}
+	servers := make([]Server, 0, len(byName))
+	for _, s := range byName {
+		servers = append(servers, s)
+	}
+	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
+	return servers, errs
+}
+
+// splitSettings puts the user's settings before the project's .mcp.json and
+// the project's own settings files after it.
+func splitSettings(all []SettingsServers) (before, after []SettingsServers) {
+	for _, s := range all {
+		if s.Source == SourceUser {
+			before = append(before, s)
+		} else {
+			after = append(after, s)
+		}
+	}
+	return before, after
+}
+
+func loadProjectFile(path string, getenv func(string) string) ([]Server, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return parseFile(data, path, SourceProject, getenv)
+}
+
+// loadFlag reads one --mcp-config value: JSON text when it starts with "{",
+// a file path otherwise, as Claude Code accepts both.
+func loadFlag(value string, getenv func(string) string) ([]Server, error) {
+	if trimmed := strings.TrimSpace(value); strings.HasPrefix(trimmed, "{") {
+		return parseFile([]byte(trimmed), "--mcp-config", SourceDynamic, getenv)
+	}
+	data, err := os.ReadFile(value)
+	if err != nil {
+		return nil, fmt.Errorf("--mcp-config %s: %w", value, err)
+	}
+	return parseFile(data, value, SourceDynamic, getenv)
+}
+
+// parseFile reads a file of the form {"mcpServers": {...}}.
+func parseFile(data []byte, origin, source string, getenv func(string) string) ([]Server, error) {
+	var file struct {
+		MCPServers json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, fmt.Errorf("MCP config %s is not valid JSON (%v); its servers are ignored", origin, err)
+	}
+	if len(file.MCPServers) == 0 {
+		return nil, fmt.Errorf(`MCP config %s has no "mcpServers" object; write {"mcpServers": {"name": {"command": "..."}}}`, origin)
+	}
+	return parseServers(file.MCPServers, origin, source, getenv)
+}
+
+// parseServers reads an mcpServers object. A server whose entry is malformed
+// is still returned, with its Problem set, so that it is reported.
+func parseServers(raw json.RawMessage, origin, source string, getenv func(string) string) ([]Server, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	var entries map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("mcpServers in %s is not an object of servers (%v); its servers are ignored", origin, err)
+	}
+	servers := make([]Server, 0, len(entries))
+	for name, entry := range entries {
+		servers = append(servers, parseServer(name, entry, origin, source, getenv))
+	}
+	return servers, nil
+}
+
+func parseServer(name string, entry json.RawMessage, origin, source string, getenv func(string) string) Server {
+	s := Server{Name: name, Source: source}
+	var r rawServer
+	dec := json.NewDecoder(bytes.NewReader(entry))
+	dec.UseNumber()
+	if err := dec.Decode(&r); err != nil {
+		s.Problem = fmt.Sprintf("its entry in %s is malformed: %v", origin, err)
+		return s
+	}
+	ex := &expander{getenv: getenv}
+	s.Type = r.Type
+	s.Command = ex.expand(r.Command)
+	s.Args = ex.expandAll(r.Args)
+	s.Env = ex.expandMap(r.Env)
+	s.URL = ex.expand(r.URL)
+	s.Headers = ex.expandMap(r.Headers)
+	switch {
+	case s.Type == "" && s.URL != "":
+		s.Type = TransportHTTP
+	case s.Type == "":
+		s.Type = TransportStdio
+	}
+	if r.Timeout != "" {
+		ms, err := strconv.ParseInt(string(r.Timeout), 10, 64)
+		switch {
+		case err != nil || ms <= 0:
+			s.Problem = fmt.Sprintf("its timeout %s in %s must be a positive number of milliseconds", r.Timeout, origin)
+		case time.Duration(ms)*time.Millisecond >= minTimeout:
+			s.Timeout = time.Duration(ms) * time.Millisecond
+		}
+	}
+	switch {
+	case s.Problem != "":
+	case len(ex.missing) > 0:
+		slices.Sort(ex.missing)
+		s.Problem = fmt.Sprintf("its configuration in %s uses environment variables that are not set: %s (set them, or write ${VAR:-default})",
+			origin, strings.Join(ex.missing, ", "))
+	case s.Type == TransportStdio && s.Command == "":
+		s.Problem = fmt.Sprintf(`its entry in %s has no "command"`, origin)
+	case (s.Type == TransportHTTP || s.Type == TransportSSE) && s.URL == "":
+		s.Problem = fmt.Sprintf(`its entry in %s has no "url"`, origin)
+	case s.Type != TransportStdio && s.Type != TransportHTTP && s.Type != TransportSSE:
+		s.Problem = fmt.Sprintf(`its type %q in %s is not supported; use "stdio", "http" or "sse"`, s.Type, origin)
+	}
+	return s
+}
+
+var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// expander replaces ${VAR} and ${VAR:-default} in configuration values and
+// remembers the variables that were neither set nor given a default.
+type expander struct {
+	getenv  func(string) string
+	missing []string
+}
+
+func (e *expander) expand(s string) string {
+	return variable.ReplaceAllStringFunc(s, func(ref string) string {
+		m := variable.FindStringSubmatch(ref)
+		if value := e.getenv(m[1]); value != "" {
+			return value
+		}
+		if m[2] != "" {
+			return m[3]
+		}
+		if !slices.Contains(e.missing, m[1]) {
+			e.missing = append(e.missing, m[1])
+		}
+		return ""
+	})
+}
+
+func (e *expander) expandAll(values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = e.expand(v)
+	}
+	return out
+}
+
+func (e *expander) expandMap(values map[string]string) map[string]string {
+	if values == nil {
+		return nil
+	}
+	out := make(map[string]string, len(values))
+	for k, v := range values {
+		out[k] = e.expand(v)
+	}
+	return out
+}
