@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +46,9 @@ type Options struct {
 	Cost func(llm.Usage) float64
 	// OnEvent receives every event of a run, one at a time; nil discards them.
 	OnEvent func(Event)
+	// History is the conversation so far, for a resumed session: a valid
+	// conversation for the API (session.Load repairs one that a crash cut off).
+	History []llm.Message
 }
 
 // Outcome says how a run ended.
@@ -94,7 +98,7 @@ func New(opts Options) *Agent {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
-	return &Agent{opts: opts}
+	return &Agent{opts: opts, messages: slices.Clone(opts.History)}
 }
 
 // Messages returns the conversation so far.
@@ -124,7 +128,6 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 			res.Err = fmt.Errorf("reached the maximum number of turns (%d)", a.opts.MaxTurns)
 			return res
 		}
-		a.attachNotices()
 		reply, err := a.request(ctx, &res)
 		if err != nil {
 			return a.stopped(ctx, res, err)
@@ -195,7 +198,7 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 			history := historyMessage(ev.Message)
 			a.messages = append(a.messages, history)
 			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: history,
-				StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})
+				Model: a.opts.Model, StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})
 			return ev, nil
 		}
 	}
@@ -229,19 +232,20 @@ func (a *Agent) specs() []llm.ToolSpec {
 	return specs
 }
 
-// attachNotices adds the session's queued notices (a background task finished,
-// say) to the last user message, so the model reads them on its next turn.
-func (a *Agent) attachNotices() {
-	notices := a.opts.Env.Session.TakeNotices()
-	if len(notices) == 0 {
-		return
-	}
-	last := &a.messages[len(a.messages)-1]
-	last.Content = append(last.Content, llm.TextBlock("<system-reminder>\n"+strings.Join(notices, "\n")+"\n</system-reminder>"))
-}
-
+// addUser adds a user message to the conversation with the session's queued
+// notices (a background task finished, say) at its end, so the model reads
+// them on its next turn, and emits it. A message that follows a user message
+// (a prompt after an interrupted run) joins it, as the API would.
 func (a *Agent) addUser(m llm.Message) {
-	a.messages = append(a.messages, m)
+	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
+		m.Content = append(slices.Clone(m.Content), llm.TextBlock("<system-reminder>\n"+strings.Join(notices, "\n")+"\n</system-reminder>"))
+	}
+	if n := len(a.messages); n > 0 && a.messages[n-1].Role == llm.RoleUser {
+		last := &a.messages[n-1]
+		last.Content = append(slices.Clone(last.Content), m.Content...)
+	} else {
+		a.messages = append(a.messages, m)
+	}
 	a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
 }
 

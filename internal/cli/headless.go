@@ -7,10 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	transcript "github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
@@ -22,6 +21,9 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
 		return usageError("--output-format %q: use text, json or stream-json", opts.OutputFormat)
+	}
+	if err := checkSessionFlags(opts); err != nil {
+		return err
 	}
 	if opts.MaxTurns < 0 {
 		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
@@ -38,14 +40,28 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
-		sessionID: uuid.NewString(), model: s.model}
-	p.start(s, tools.Names(s.pool), keySource(s.provider, f.Getenv))
 	state := tool.NewSession(s.cwd)
 	defer state.Close()
+	conv, err := openConversation(opts, s, state, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer conv.close()
+	price := llm.Cost
+	if s.provider.Local {
+		price = func(string, llm.Usage) float64 { return 0 }
+	}
+	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
+		sessionID: conv.id, model: s.model, costs: transcript.NewCosts(price)}
+	p.start(s, tools.Names(s.pool), keySource(s.provider, f.Getenv))
 	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
-		Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
+		Permissions: s.perm, Env: s.env(conv.id, state), MaxTurns: opts.MaxTurns, History: conv.history,
+		OnEvent: func(e agent.Event) {
+			conv.record(e)
+			p.costs.OnEvent(e)
+			p.event(e)
+		},
 	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }

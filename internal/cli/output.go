@@ -12,6 +12,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	transcript "github.com/mini-claude/mini-claude/internal/session"
 )
 
 // The output formats of -p.
@@ -29,6 +30,8 @@ type printer struct {
 	verbose   bool
 	sessionID string
 	model     string
+	// costs tallies the run's usage per model.
+	costs *transcript.Costs
 	// stopReason is the stop reason of the last assistant message.
 	stopReason llm.StopReason
 }
@@ -179,25 +182,35 @@ func (p *printer) toolResult(e agent.ToolFinished) {
 	})
 }
 
+// modelUsage is the usage and cost of one model in the result event.
+type modelUsage struct {
+	InputTokens              int     `json:"inputTokens"`
+	OutputTokens             int     `json:"outputTokens"`
+	CacheReadInputTokens     int     `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int     `json:"cacheCreationInputTokens"`
+	WebSearchRequests        int     `json:"webSearchRequests"`
+	CostUSD                  float64 `json:"costUSD"`
+}
+
 // resultEvent is the final object of json and stream-json output.
 type resultEvent struct {
-	Type              string         `json:"type"`
-	Subtype           string         `json:"subtype"`
-	IsError           bool           `json:"is_error"`
-	DurationMS        int64          `json:"duration_ms"`
-	DurationAPIMS     int64          `json:"duration_api_ms"`
-	NumTurns          int            `json:"num_turns"`
-	Result            string         `json:"result"`
-	StopReason        *string        `json:"stop_reason"`
-	SessionID         string         `json:"session_id"`
-	TotalCostUSD      float64        `json:"total_cost_usd"`
-	Usage             llm.Usage      `json:"usage"`
-	ModelUsage        map[string]any `json:"modelUsage"`
-	PermissionDenials []agent.Denial `json:"permission_denials"`
-	TerminalReason    string         `json:"terminal_reason"`
-	Errors            []string       `json:"errors,omitempty"`
-	APIErrorStatus    *int           `json:"api_error_status"`
-	UUID              string         `json:"uuid"`
+	Type              string                `json:"type"`
+	Subtype           string                `json:"subtype"`
+	IsError           bool                  `json:"is_error"`
+	DurationMS        int64                 `json:"duration_ms"`
+	DurationAPIMS     int64                 `json:"duration_api_ms"`
+	NumTurns          int                   `json:"num_turns"`
+	Result            string                `json:"result"`
+	StopReason        *string               `json:"stop_reason"`
+	SessionID         string                `json:"session_id"`
+	TotalCostUSD      float64               `json:"total_cost_usd"`
+	Usage             llm.Usage             `json:"usage"`
+	ModelUsage        map[string]modelUsage `json:"modelUsage"`
+	PermissionDenials []agent.Denial        `json:"permission_denials"`
+	TerminalReason    string                `json:"terminal_reason"`
+	Errors            []string              `json:"errors,omitempty"`
+	APIErrorStatus    *int                  `json:"api_error_status"`
+	UUID              string                `json:"uuid"`
 }
 
 func (p *printer) finish(res agent.Result) {
@@ -215,9 +228,8 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	ev := resultEvent{
 		Type: "result", Subtype: "success", DurationMS: res.Duration.Milliseconds(),
 		DurationAPIMS: res.APIDuration.Milliseconds(), NumTurns: res.NumTurns, Result: res.Text,
-		SessionID: p.sessionID, TotalCostUSD: res.CostUSD, Usage: res.Usage,
-		PermissionDenials: res.Denials, TerminalReason: "completed", UUID: uuid.NewString(),
-		ModelUsage: map[string]any{},
+		SessionID: p.sessionID, PermissionDenials: res.Denials, TerminalReason: "completed", UUID: uuid.NewString(),
+		ModelUsage: map[string]modelUsage{},
 	}
 	if p.stopReason != "" {
 		stop := string(p.stopReason)
@@ -226,12 +238,12 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	if ev.PermissionDenials == nil {
 		ev.PermissionDenials = []agent.Denial{}
 	}
-	if res.Usage != (llm.Usage{}) {
-		ev.ModelUsage[p.model] = map[string]any{
-			"inputTokens": res.Usage.InputTokens, "outputTokens": res.Usage.OutputTokens,
-			"cacheReadInputTokens": res.Usage.CacheReadInputTokens, "cacheCreationInputTokens": res.Usage.CacheCreationInputTokens,
-			"costUSD": res.CostUSD,
-		}
+	total := p.costs.Total()
+	ev.Usage, ev.TotalCostUSD = total.Usage, total.CostUSD
+	for _, m := range p.costs.Models() {
+		ev.ModelUsage[m.Model] = modelUsage{InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens,
+			CacheReadInputTokens: m.Usage.CacheReadInputTokens, CacheCreationInputTokens: m.Usage.CacheCreationInputTokens,
+			CostUSD: m.CostUSD}
 	}
 	switch res.Outcome {
 	case agent.MaxTurnsReached:

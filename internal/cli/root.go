@@ -75,6 +75,13 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt string
 	AddDirs            []string
+	// Continue, Resume, SessionID and ForkSession choose the session: the
+	// newest of the project, a given one (pickSession: pick one), the id of a
+	// new one, a copy of the resumed one under a new id.
+	Continue    bool
+	Resume      string
+	SessionID   string
+	ForkSession bool
 }
 
 // NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
@@ -118,14 +125,18 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
 	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f))
+	fl.BoolVarP(&opts.Continue, "continue", "c", false, "Continue the most recent session of this directory")
+	fl.StringVarP(&opts.Resume, "resume", "r", "", "Resume the session with this id (without an id: pick one)")
+	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")
+	fl.BoolVar(&opts.ForkSession, "fork-session", false, "With --continue or --resume: copy the session under a new id instead of adding to it")
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdCost(f))
 	return cmd
 }
 
 // Main runs the command line with args and returns the process exit code.
 func Main(ctx context.Context, f *Factory, args []string) int {
 	cmd := NewCmdRoot(f, nil)
-	cmd.SetArgs(args)
+	cmd.SetArgs(joinResumeValue(args))
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)

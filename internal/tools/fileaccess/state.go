@@ -3,6 +3,7 @@ package fileaccess
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"sync"
 	"time"
@@ -80,4 +81,31 @@ func Changed(path string, r Record) (bool, error) {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
 	return sha256.Sum256(content) != r.Hash, nil
+}
+
+// Records returns a copy of every record, by path, so a transcript can keep
+// what the session knew of its files and a resumed session get it back.
+func (s *State) Records() map[string]Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.records)
+}
+
+// Restore puts back a record kept from an earlier run of the session, when the
+// file at path is still the version it describes (Changed says no), and
+// reports whether it did. A file changed, moved or deleted since gets no
+// record, so Write and Edit refuse it until the model reads it again.
+func (s *State) Restore(path string, r Record) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if changed, err := Changed(path, r); err != nil || changed {
+		return false
+	}
+	r.ModTime = info.ModTime()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.records[path] = r
+	return true
 }

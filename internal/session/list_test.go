@@ -1,0 +1,200 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
+)
+
+func TestListNewestFind(t *testing.T) {
+	project := setup(t)
+	if infos, err := List(project); err != nil || len(infos) != 0 {
+		t.Fatalf("a project without sessions: %v, %v", infos, err)
+	}
+	if _, err := Newest(project); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Newest without sessions: %v", err)
+	}
+	older := conversation(t, Config{Project: project, ID: NewID()}, user(llm.TextBlock("fix the\n  parser")), assistant(llm.TextBlock("ok")))
+	newer := conversation(t, Config{Project: project, ID: NewID()}, user(llm.TextBlock("write docs")), assistant(use("t1", "Read", `{}`)),
+		user(result("t1", "x", false)))
+	older.Close()
+	newer.Close()
+	past := time.Now().Add(-time.Hour)
+	os.Chtimes(older.Path(), past, past)
+	os.WriteFile(filepath.Join(Dir(project), "notes.jsonl"), []byte("{}\n"), 0o600)
+
+	infos, err := List(project)
+	if err != nil || len(infos) != 2 {
+		t.Fatalf("List: %v, %+v", err, infos)
+	}
+	if infos[0].ID != newer.ID() || infos[0].FirstPrompt != "write docs" || infos[0].MessageCount != 3 {
+		t.Errorf("first: %+v", infos[0])
+	}
+	if infos[1].ID != older.ID() || infos[1].FirstPrompt != "fix the parser" || infos[1].MessageCount != 2 || !infos[1].Modified.Equal(past) {
+		t.Errorf("second: %+v", infos[1])
+	}
+	if n, err := Newest(project); err != nil || n.ID != newer.ID() {
+		t.Errorf("Newest = %+v, %v", n, err)
+	}
+	if path, err := Find(project, older.ID()); err != nil || path != older.Path() {
+		t.Errorf("Find = %s, %v", path, err)
+	}
+	other := t.TempDir()
+	if _, err := Find(other, older.ID()); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), project) {
+		t.Errorf("Find from another project: %v", err)
+	}
+	if _, err := Find(project, NewID()); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Find of an unknown id: %v", err)
+	}
+}
+
+func TestValidID(t *testing.T) {
+	for id, ok := range map[string]bool{
+		"0b5a1c9e-3f2d-4e8a-9b7c-1d2e3f4a5b6c":          true,
+		"0B5A1C9E-3F2D-4E8A-9B7C-1D2E3F4A5B6C":          true,
+		"0b5a1c9e3f2d4e8a9b7c1d2e3f4a5b6c":              false,
+		"{0b5a1c9e-3f2d-4e8a-9b7c-1d2e3f4a5b6c}":        false,
+		"../0b5a1c9e-3f2d-4e8a-9b7c-1d2e3f4a5b6":        false,
+		"urn:uuid:0b5a1c9e-3f2d-4e8a-9b7c-1d2e3f4a5b6c": false,
+		"": false,
+	} {
+		if err := ValidID(id); (err == nil) != ok {
+			t.Errorf("ValidID(%q) = %v", id, err)
+		}
+	}
+}
+
+func TestCompactedStartsTheHistoryAgain(t *testing.T) {
+	project := setup(t)
+	tr := conversation(t, Config{Project: project, ID: NewID()}, user(llm.TextBlock("task")), assistant(llm.TextBlock("long work")))
+	summary := []llm.Message{user(llm.TextBlock("Summary: the task was …"))}
+	if err := tr.Compacted(summary, map[string]any{"trigger": "auto", "preTokens": 160000}); err != nil {
+		t.Fatal(err)
+	}
+	tr.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("going on"))})
+	if err := tr.AppendSystem("api_error", "the model was overloaded", nil); err != nil {
+		t.Fatal(err)
+	}
+	tr.Close()
+	loaded, err := Load(tr.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded.Messages) != 2 || loaded.Messages[0].Text() != "Summary: the task was …" || loaded.Messages[1].Text() != "going on" {
+		t.Fatalf("history after compaction: %s", mustJSON(loaded.Messages))
+	}
+	boundary := loaded.Lines[2]
+	if boundary.Subtype != SubtypeCompactBoundary || boundary.ParentUUID != nil || boundary.LogicalParentUUID != loaded.Lines[1].UUID ||
+		string(boundary.Metadata) != `{"preTokens":160000,"trigger":"auto"}` {
+		t.Errorf("boundary line %+v", boundary)
+	}
+	if *loaded.Lines[3].ParentUUID != boundary.UUID || loaded.Lines[5].Subtype != "api_error" || len(loaded.Lines) != 6 {
+		t.Errorf("lines after the boundary: %s", mustJSON(loaded.Lines[3:]))
+	}
+}
+
+func TestChildTranscript(t *testing.T) {
+	project := setup(t)
+	parent := conversation(t, Config{Project: project, ID: NewID()}, user(llm.TextBlock("delegate")))
+	child, err := parent.Child("a1b2c3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	child.OnEvent(agent.UserMessage{Message: user(llm.TextBlock("search the repo"))})
+	child.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("found")), Model: "claude-haiku-4-5",
+		Usage: llm.Usage{InputTokens: 2000, OutputTokens: 300}})
+	child.Close()
+	parent.Close()
+	want := filepath.Join(Dir(project), parent.ID(), "subagents", "agent-a1b2c3.jsonl")
+	if child.Path() != want {
+		t.Fatalf("child at %s, want %s", child.Path(), want)
+	}
+	loaded, err := Load(child.Path())
+	if err != nil || len(loaded.Lines) != 2 {
+		t.Fatalf("%v, %d lines", err, len(loaded.Lines))
+	}
+	for _, line := range loaded.Lines {
+		if !line.IsSidechain || line.AgentID != "a1b2c3" || line.SessionID != parent.ID() {
+			t.Errorf("child line %+v", line)
+		}
+	}
+	infos, _ := List(project)
+	if len(infos) != 1 {
+		t.Errorf("List counts the child as a session: %+v", infos)
+	}
+}
+
+func TestCostReport(t *testing.T) {
+	project := setup(t)
+	cfg := Config{Project: project, ID: "0b5a1c9e-3f2d-4e8a-9b7c-1d2e3f4a5b6c"}
+	tr := conversation(t, cfg, user(llm.TextBlock("go")), assistant(use("t1", "Read", `{}`)), user(result("t1", "x", false)))
+	tr.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("done")), Model: "claude-opus-4-5",
+		Usage: llm.Usage{InputTokens: 12000, OutputTokens: 2500, CacheReadInputTokens: 40000, CacheCreationInputTokens: 8000}})
+	child, _ := tr.Child("sub1")
+	child.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("sub")), Model: "claude-haiku-4-5",
+		Usage: llm.Usage{InputTokens: 3000, OutputTokens: 400}})
+	child.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("sub")), Model: "claude-haiku-4-5",
+		Usage: llm.Usage{InputTokens: 3000, OutputTokens: 400}})
+	child.Close()
+	tr.Close()
+	costs, err := CostsOf(tr.Path(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := costs.WriteReport(&out, cfg.ID); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "cost.txt", out.Bytes())
+	total := costs.Total()
+	want := llm.Cost("claude-sonnet-4-5", llm.Usage{InputTokens: 1000, OutputTokens: 100}) +
+		llm.Cost("claude-opus-4-5", llm.Usage{InputTokens: 12000, OutputTokens: 2500, CacheReadInputTokens: 40000, CacheCreationInputTokens: 8000}) +
+		2*llm.Cost("claude-haiku-4-5", llm.Usage{InputTokens: 3000, OutputTokens: 400})
+	if total.Requests != 4 || total.Usage.InputTokens != 19000 || abs(total.CostUSD-want) > 1e-12 {
+		t.Errorf("total %+v, want cost %f", total, want)
+	}
+
+	var empty bytes.Buffer
+	NewCosts(nil).WriteReport(&empty, cfg.ID)
+	golden(t, "cost_empty.txt", empty.Bytes())
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1500: "-1,500"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
+	}
+}
