@@ -82,10 +82,10 @@ func openConversation(opts *Options, s *session, state *tool.Session, errOut io.
 	for _, w := range loaded.Warnings {
 		fmt.Fprintf(errOut, "Warning: %s\n", w)
 	}
-	restored, dropped := loaded.RestoreFiles(state)
+	current, stale := loaded.RestoreFiles(state)
 	if opts.Verbose {
-		fmt.Fprintf(errOut, "Resumed session %s: %d messages, file state of %d files restored, %d dropped (changed since)\n",
-			loaded.ID, len(loaded.Messages), restored, dropped)
+		fmt.Fprintf(errOut, "Resumed session %s: %d messages; of the files it read or wrote, %d are unchanged and %d changed since\n",
+			loaded.ID, len(loaded.Messages), current, stale)
 	}
 	if !opts.ForkSession {
 		cfg.ID = loaded.ID

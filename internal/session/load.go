@@ -101,20 +101,20 @@ func (l *Loaded) add(line Line, history []llm.Message) []llm.Message {
 }
 
 // RestoreFiles gives the tools' session back the file records of the
-// transcript for the files that are still the version the session saw, and
-// returns how many it restored and how many it dropped because the file
-// changed or went away since; Write and Edit refuse those until a new Read.
-func (l *Loaded) RestoreFiles(state *tool.Session) (restored, dropped int) {
+// transcript and returns how many files are still the version the session
+// saw and how many changed or went away since; Write and Edit refuse to
+// overwrite those until the model reads them again.
+func (l *Loaded) RestoreFiles(state *tool.Session) (current, stale int) {
 	files := fileaccess.StateOf(&tool.Env{Session: state})
 	for path, fr := range l.Files {
 		r, err := fr.record()
 		if err == nil && files.Restore(path, r) {
-			restored++
+			current++
 			continue
 		}
-		dropped++
+		stale++
 	}
-	return restored, dropped
+	return current, stale
 }
 
 // repair returns msgs as a conversation the API accepts, and the message of

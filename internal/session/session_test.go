@@ -278,22 +278,23 @@ func TestFileStateRebuilt(t *testing.T) {
 		t.Fatalf("the transcript holds %d file records, want 5: %v", len(loaded.Files), loaded.Files)
 	}
 	fresh := tool.NewSession(project)
-	restored, dropped := loaded.RestoreFiles(fresh)
-	if restored != 3 || dropped != 2 {
-		t.Errorf("restored %d, dropped %d; want 3 and 2", restored, dropped)
+	current, stale := loaded.RestoreFiles(fresh)
+	if current != 3 || stale != 2 {
+		t.Errorf("current %d, stale %d; want 3 and 2", current, stale)
 	}
 	got := fileaccess.StateOf(&tool.Env{Session: fresh})
-	for path, want := range map[string]bool{same: true, part: true, touched: true, edited: false, gone: false} {
+	for path, wantChanged := range map[string]bool{same: false, part: false, touched: false, edited: true} {
 		rec, ok := got.Lookup(path)
-		if ok != want {
-			t.Errorf("%s: record %v, want %v", filepath.Base(path), ok, want)
+		if !ok {
+			t.Errorf("%s: no record", filepath.Base(path))
 			continue
 		}
-		if ok {
-			if changed, err := fileaccess.Changed(path, rec); err != nil || changed {
-				t.Errorf("%s: the restored record says changed=%v (%v)", filepath.Base(path), changed, err)
-			}
+		if changed, err := fileaccess.Changed(path, rec); err != nil || changed != wantChanged {
+			t.Errorf("%s: the restored record says changed=%v (%v), want %v", filepath.Base(path), changed, err, wantChanged)
 		}
+	}
+	if rec, ok := got.Lookup(gone); !ok || rec.Full != true {
+		t.Errorf("the record of a deleted file: %v %+v", ok, rec)
 	}
 	if rec, _ := got.Lookup(part); rec.Full {
 		t.Error("a partly read file came back as fully read")

@@ -91,21 +91,19 @@ func (s *State) Records() map[string]Record {
 	return maps.Clone(s.records)
 }
 
-// Restore puts back a record kept from an earlier run of the session, when the
-// file at path is still the version it describes (Changed says no), and
-// reports whether it did. A file changed, moved or deleted since gets no
-// record, so Write and Edit refuse it until the model reads it again.
+// Restore puts back a record kept from an earlier run of the session and
+// reports whether the file is still the version it describes. The record of a
+// file changed since stays as it was, so Write and Edit see the change and ask
+// for a new Read, as they would had the session never stopped.
 func (s *State) Restore(path string, r Record) bool {
-	info, err := os.Stat(path)
-	if err != nil {
-		return false
+	current := false
+	if info, err := os.Stat(path); err == nil {
+		if changed, err := Changed(path, r); err == nil && !changed {
+			r.ModTime, current = info.ModTime(), true
+		}
 	}
-	if changed, err := Changed(path, r); err != nil || changed {
-		return false
-	}
-	r.ModTime = info.ModTime()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.records[path] = r
-	return true
+	return current
 }
