@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,4 +242,32 @@ func checkCarried(t *testing.T, run int, held, sent []llm.Message) {
 func jsonOf(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
+}
+
+// TestServerRejectsAnUnansweredCall is the control of TestSIGKILLAndResume:
+// the conversation a killed run leaves, resumed without repair, is refused.
+func TestServerRejectsAnUnansweredCall(t *testing.T) {
+	srv, err := llmtest.Start() // not New: the violation is what this test expects
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	srv.Push(text("unused"))
+	body, _ := json.Marshal(map[string]any{
+		"model": "claude-opus-4-5", "max_tokens": 100, "stream": true,
+		"messages": []llm.Message{
+			llm.UserText("prompt 1"),
+			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llmtest.ToolUse("toolu_1", "Bash", `{"command":"ls"}`)}},
+			llm.UserText("prompt 2"),
+		},
+	})
+	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	v := srv.Violations()
+	if resp.StatusCode != 400 || len(v) != 1 || !strings.Contains(v[0], `tool_use id "toolu_1" has 0 tool_result blocks`) {
+		t.Fatalf("status %d, violations %q", resp.StatusCode, v)
+	}
 }
