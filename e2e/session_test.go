@@ -199,3 +199,36 @@ func near(got any, want float64) bool {
 	f, ok := got.(float64)
 	return ok && math.Abs(f-want) < 1e-12
 }
+
+func TestTornLastLineIsSkippedWithAWarning(t *testing.T) {
+	r := newRun(t)
+	const id = "5f0c6b1e-8d2a-4c3b-9e7f-0a1b2c3d4e5f"
+	r.srv.Push(text("one"), text("two"))
+	r.exec("-p", "first", "--session-id", id)
+	f, err := os.OpenFile(r.transcriptPath(id), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"parentUuid":"x","type":"assistant","message":{"role":"assis`)
+	f.Close()
+	out := r.exec("-r", id, "-p", "second")
+	if out.code != 0 || out.stdout != "two\n" || !strings.Contains(out.stderr, "Warning: the last line of") || !strings.Contains(out.stderr, "cut off mid-write") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+	loaded, err := session.Load(r.transcriptPath(id))
+	if err != nil || len(loaded.Warnings) != 0 || len(loaded.Messages) != 4 {
+		t.Fatalf("after resume: %v, warnings %q, %d messages", err, loaded.Warnings, len(loaded.Messages))
+	}
+}
+
+func TestUnwritableTranscriptIsAWarning(t *testing.T) {
+	r := newRun(t)
+	blocked := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocked, nil, 0o644)
+	r.setenv("MINI_CLAUDE_HOME=" + blocked)
+	r.srv.Push(text("still answered"))
+	out := r.exec("-p", "hello")
+	if out.code != 0 || out.stdout != "still answered\n" || !strings.Contains(out.stderr, "this session will not be saved") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+}

@@ -86,8 +86,8 @@ func (c *Costs) Total() ModelUsage {
 	return total
 }
 
-// CostsOf tallies the assistant lines of a transcript and of the transcripts
-// of its sub-agents, priced with price (nil: list price).
+// CostsOf tallies the responses of a transcript and of the transcripts of its
+// sub-agents, priced with price (nil: list price).
 func CostsOf(path string, price func(model string, u llm.Usage) float64) (*Costs, error) {
 	c := NewCosts(price)
 	files := []string{path}
@@ -103,10 +103,16 @@ func CostsOf(path string, price func(model string, u llm.Usage) float64) (*Costs
 			}
 			return nil, err
 		}
+		previous := ""
 		for _, line := range l.Lines {
-			if line.Type == TypeAssistant && line.Message != nil && line.Message.Usage != nil {
+			if line.Type != TypeAssistant || line.Message == nil || line.Message.Usage == nil {
+				continue
+			}
+			// Claude Code writes each block of a response on a line of its own, with the response's usage on each.
+			if id := line.Message.ID; id == "" || id != previous {
 				c.Add(line.Message.Model, *line.Message.Usage)
 			}
+			previous = line.Message.ID
 		}
 	}
 	return c, nil

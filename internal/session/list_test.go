@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,5 +197,24 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestCostsCountAResponseSplitOverLinesOnce(t *testing.T) {
+	project := setup(t)
+	path := Path(project, NewID())
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	block := `{"type":"assistant","uuid":"%s","message":{"id":"%s","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":100,"output_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}` + "\n"
+	var data string
+	for _, l := range [][2]string{{"u1", "msg_1"}, {"u2", "msg_1"}, {"u3", "msg_2"}, {"u4", ""}, {"u5", ""}} {
+		data += fmt.Sprintf(block, l[0], l[1])
+	}
+	os.WriteFile(path, []byte(data), 0o600)
+	costs, err := CostsOf(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total := costs.Total(); total.Requests != 4 || total.Usage.InputTokens != 400 {
+		t.Errorf("total %+v, want 4 responses of 100 input tokens", total)
 	}
 }
