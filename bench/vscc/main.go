@@ -1,16 +1,18 @@
-// Command vscc runs the same scripted tasks with Claude Code and with
-// mini-claude, alternately (A B A B …), against the project's scripted model
-// server, and reports per scenario the medians and the pair-by-pair ratio
-// mini-claude / Claude Code of: process start to first request, wall time,
-// user+sys CPU, peak RSS of the process tree, and bytes sent to the model. It
-// prints a markdown table and, with -update, replaces the section between
-// the vs-claude-code markers of BENCHMARKS.md.
+// Command vscc runs the same scripted tasks with a peer agent — Claude Code,
+// Codex CLI — and with mini-claude, alternately (A B A B …), against the
+// project's scripted model server, and reports per scenario the medians and
+// the pair-by-pair ratio mini-claude / peer of: process start to first
+// request, wall time, user+sys CPU, peak RSS of the process tree, and bytes
+// sent to the model. It prints a markdown table per peer and, with -update,
+// replaces that peer's section of BENCHMARKS.md.
 //
-//	go run ./bench/vscc [-pairs 10] [-claude path/to/claude] [-bin path/to/mini-claude] [-update BENCHMARKS.md]
+//	go run ./bench/vscc [-peers claude-code,codex] [-pairs 10] [-claude PATH] [-codex PATH] [-bin PATH] [-update BENCHMARKS.md]
 //
-// Without -claude (or $MINI_CLAUDE_BENCH_CLAUDE) it installs
-// @anthropic-ai/claude-code at the pinned version with npm into
-// ~/.cache/mini-claude-bench unless it is there already.
+// Against Claude Code, mini-claude uses the Anthropic API like it; against
+// Codex CLI, which speaks OpenAI's Responses API, mini-claude uses OpenAI's
+// chat completions (--provider openai). A peer not given by path is installed
+// with npm at the pinned version into ~/.cache/mini-claude-bench unless it is
+// there already.
 package main
 
 import (
@@ -26,17 +28,18 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
-const (
-	claudeCodeVersion = "2.1.332"
-	toolList          = "Bash,Edit,Read"
-	toolListGrep      = "Bash,Edit,Grep,Read"
-	model             = "claude-sonnet-4-5-20250929"
+// The peers' npm packages, at the versions measured.
+var (
+	claudeCodePackage = npmPackage{name: "@anthropic-ai/claude-code", version: "2.1.332", bin: "claude"}
+	codexPackage      = npmPackage{name: "@openai/codex", version: "0.171.0", bin: "codex"}
 )
 
 // options are the command's flags.
 type options struct {
+	peers  string
 	pairs  int
 	claude string
+	codex  string
 	cache  string
 	bin    string
 	update string
@@ -45,11 +48,13 @@ type options struct {
 
 func main() {
 	var o options
+	flag.StringVar(&o.peers, "peers", "claude-code,codex", "the agents to compare with, in order: claude-code, codex")
 	flag.IntVar(&o.pairs, "pairs", 10, "measured pairs per scenario, after one warm-up pair")
 	flag.StringVar(&o.claude, "claude", os.Getenv("MINI_CLAUDE_BENCH_CLAUDE"), "an installed Claude Code executable (default: install into -cache)")
-	flag.StringVar(&o.cache, "cache", defaultCache(), "folder Claude Code is installed into when -claude is not given")
+	flag.StringVar(&o.codex, "codex", os.Getenv("MINI_CLAUDE_BENCH_CODEX"), "an installed Codex CLI executable (default: install into -cache)")
+	flag.StringVar(&o.cache, "cache", defaultCache(), "folder the peers are installed into when not given by path")
 	flag.StringVar(&o.bin, "bin", "", "mini-claude binary (default: build ./cmd/mini-claude with CGO_ENABLED=0)")
-	flag.StringVar(&o.update, "update", "", "markdown file whose vs-claude-code section is replaced with the results (such as BENCHMARKS.md)")
+	flag.StringVar(&o.update, "update", "", "markdown file whose sections for the peers are replaced with the results (such as BENCHMARKS.md)")
 	flag.StringVar(&o.only, "only", "", "run only the scenarios whose number is listed, such as 1,3")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -67,34 +72,58 @@ func defaultCache() string {
 }
 
 func run(o options) error {
-	scratch, err := os.MkdirTemp("", "vscc")
+	// Codex refuses to set up its helpers under a temporary folder, so the
+	// scratch space lives in the cache folder.
+	if err := os.MkdirAll(o.cache, 0o755); err != nil {
+		return err
+	}
+	scratch, err := os.MkdirTemp(o.cache, "run-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	claude, err := claudeCode(o)
+	bin, err := buildMiniClaude(o.bin, scratch)
 	if err != nil {
 		return err
 	}
-	bin, err := miniClaude(o.bin, scratch)
-	if err != nil {
+	for _, name := range strings.Split(o.peers, ",") {
+		peer, mini, err := pair(name, bin, o)
+		if err != nil {
+			return err
+		}
+		if err := compare(peer, mini, o, filepath.Join(scratch, name)); err != nil {
+			return fmt.Errorf("against %s: %w", peer.name, err)
+		}
+	}
+	return nil
+}
+
+// pair returns the named peer and the mini-claude measured against it.
+func pair(name, bin string, o options) (agent, agent, error) {
+	switch name {
+	case "claude-code":
+		path, err := installed(o.claude, claudeCodePackage, o.cache)
+		return claudeCode(path), miniClaude(bin, false), err
+	case "codex":
+		path, err := installed(o.codex, codexPackage, o.cache)
+		return codex(path), miniClaude(bin, true), err
+	}
+	return agent{}, agent{}, fmt.Errorf("unknown peer %q: use claude-code or codex", name)
+}
+
+// compare runs every scenario with the peer and mini-claude and reports.
+func compare(peer, mini agent, o options, scratch string) error {
+	agents := [2]agent{peer, mini}
+	rep := report{peer: peer.name, pairs: o.pairs, started: time.Now(), load: loadAverage()}
+	var err error
+	if rep.versions, err = versions(peer.bin, mini.bin); err != nil {
 		return err
 	}
-	grep, err := hasGrep(bin)
-	if err != nil {
-		return err
-	}
-	env := []string{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1"}
-	agents := [2]agent{{name: "Claude Code", bin: claude, env: env}, {name: "mini-claude", bin: bin}}
-	rep := report{pairs: o.pairs, grep: grep, started: time.Now(), load: loadAverage()}
-	if rep.versions, err = versions(claude, bin); err != nil {
-		return err
-	}
-	for i, sc := range scenarios(grep) {
+	for i, sc := range scenarios() {
 		if o.only != "" && !strings.Contains(","+o.only+",", fmt.Sprintf(",%d,", i+1)) {
 			continue
 		}
-		res, err := runScenario(sc, agents, filepath.Join(scratch, fmt.Sprintf("s%d", i+1)), o.pairs, grep)
+		res, err := runScenario(sc, agents, filepath.Join(scratch, fmt.Sprintf("s%d", i+1)), o.pairs)
 		if err != nil {
 			return fmt.Errorf("scenario %q: %w", sc.name, err)
 		}
@@ -104,19 +133,21 @@ func run(o options) error {
 	table := rep.markdown()
 	fmt.Print(table + "\n" + rep.goalTable())
 	if o.update != "" {
-		return updateSection(o.update, rep.section(table))
+		return updateSection(o.update, rep.markers(), rep.section(table))
 	}
 	return nil
 }
 
-// result is one scenario's samples, pair by pair: [pair][0] Claude Code, [pair][1] mini-claude.
+// result is one scenario's samples, pair by pair: [pair][0] the peer, [pair][1] mini-claude.
 type result struct {
 	sc     scenario
 	number int
 	pairs  [][2]sample
 }
 
-func runScenario(sc scenario, agents [2]agent, root string, pairs int, grep bool) (result, error) {
+// runScenario runs the pairs; each agent has its own scripted server, which
+// serves the scenario done with that agent's tools.
+func runScenario(sc scenario, agents [2]agent, root string, pairs int) (result, error) {
 	dir := filepath.Join(root, "work")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return result{}, err
@@ -124,14 +155,19 @@ func runScenario(sc scenario, agents [2]agent, root string, pairs int, grep bool
 	if err := sc.setup(dir); err != nil {
 		return result{}, fmt.Errorf("set up files: %w", err)
 	}
-	srv, err := llmtest.Start()
-	if err != nil {
-		return result{}, err
+	var servers [2]*llmtest.Server
+	var turns [2]int
+	for i, a := range agents {
+		srv, err := llmtest.Start()
+		if err != nil {
+			return result{}, err
+		}
+		defer srv.Close()
+		script := sc.turns(dir, a.tools(dir))
+		srv.ServeByHistory(script...)
+		srv.SetRecord(false)
+		servers[i], turns[i] = srv, len(script)
 	}
-	defer srv.Close()
-	turns := sc.turns(dir)
-	srv.ServeByHistory(turns...)
-	srv.SetRecord(false)
 	res := result{sc: sc}
 	for p := range pairs + 1 {
 		var pair [2]sample
@@ -140,7 +176,7 @@ func runScenario(sc scenario, agents [2]agent, root string, pairs int, grep bool
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return result{}, err
 			}
-			s, err := runOnce(a, sc, srv, dir, home, len(turns), grep)
+			s, err := runOnce(a, sc, servers[i], dir, home, turns[i])
 			if err != nil {
 				return result{}, fmt.Errorf("pair %d: %w", p, err)
 			}
@@ -154,30 +190,33 @@ func runScenario(sc scenario, agents [2]agent, root string, pairs int, grep bool
 	return res, nil
 }
 
-// claudeCode returns the Claude Code executable to measure, installing it
-// with npm into the cache folder when none was named and it is not there.
-func claudeCode(o options) (string, error) {
-	if o.claude != "" {
-		return o.claude, nil
+// npmPackage is a peer agent published on npm.
+type npmPackage struct{ name, version, bin string }
+
+// installed returns path when given, else the package's executable in the
+// cache folder, installing it with npm when it is not there.
+func installed(path string, pkg npmPackage, cache string) (string, error) {
+	if path != "" {
+		return path, nil
 	}
-	prefix := filepath.Join(o.cache, "claude-code-"+claudeCodeVersion)
-	bin := filepath.Join(prefix, "node_modules", ".bin", "claude")
+	prefix := filepath.Join(cache, pkg.bin+"-"+pkg.version)
+	bin := filepath.Join(prefix, "node_modules", ".bin", pkg.bin)
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
 	}
 	if err := os.MkdirAll(prefix, 0o755); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(os.Stderr, "vscc: installing Claude Code %s into %s\n", claudeCodeVersion, prefix)
-	install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, "@anthropic-ai/claude-code@"+claudeCodeVersion)
+	fmt.Fprintf(os.Stderr, "vscc: installing %s@%s into %s\n", pkg.name, pkg.version, prefix)
+	install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, pkg.name+"@"+pkg.version)
 	install.Stdout, install.Stderr = os.Stderr, os.Stderr
 	if err := install.Run(); err != nil {
-		return "", fmt.Errorf("npm install Claude Code (or pass -claude with an installed one): %w", err)
+		return "", fmt.Errorf("npm install %s (or name an installed one with a flag): %w", pkg.name, err)
 	}
 	return bin, nil
 }
 
-func miniClaude(bin, scratch string) (string, error) {
+func buildMiniClaude(bin, scratch string) (string, error) {
 	if bin != "" {
 		return bin, nil
 	}
@@ -191,25 +230,12 @@ func miniClaude(bin, scratch string) (string, error) {
 	return bin, nil
 }
 
-func hasGrep(bin string) (bool, error) {
-	out, err := exec.Command(bin, "tools").Output()
-	if err != nil {
-		return false, fmt.Errorf("mini-claude tools: %w", err)
-	}
-	for line := range strings.Lines(string(out)) {
-		if strings.HasPrefix(line, "Grep ") {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-// versions names what was measured: Claude Code's --version and the commit
+// versions names what was measured: the peer's --version and the commit
 // mini-claude was built from.
-func versions(claude, bin string) ([2]string, error) {
-	out, err := exec.Command(claude, "--version").Output()
+func versions(peer, bin string) ([2]string, error) {
+	out, err := exec.Command(peer, "--version").Output()
 	if err != nil {
-		return [2]string{}, fmt.Errorf("%s --version: %w", claude, err)
+		return [2]string{}, fmt.Errorf("%s --version: %w", peer, err)
 	}
 	commit, err := exec.Command("git", "describe", "--always", "--dirty").Output()
 	if err != nil {

@@ -11,8 +11,9 @@ import (
 
 // report is a whole run: its scenarios' results and what was measured.
 type report struct {
+	// peer is the name of the agent mini-claude is compared with.
+	peer     string
 	pairs    int
-	grep     bool
 	started  time.Time
 	versions [2]string
 	load     string
@@ -49,10 +50,10 @@ func median(values []float64) float64 {
 }
 
 // markdown is the results table: per scenario and figure, the medians of both
-// agents and the median of the pair-by-pair ratios mini-claude / Claude Code.
+// agents and the median of the pair-by-pair ratios mini-claude / peer.
 func (r report) markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| scenario | figure (median of %d pairs) | Claude Code | mini-claude | mini-claude / Claude Code (median of pair ratios) |\n|---|---|---|---|---|\n", r.pairs)
+	fmt.Fprintf(&b, "| scenario | figure (median of %d pairs) | %s | mini-claude | mini-claude / %s (median of pair ratios) |\n|---|---|---|---|---|\n", r.pairs, r.peer, r.peer)
 	for _, res := range r.results {
 		for i, f := range figures {
 			var cc, mc, ratio []float64
@@ -94,7 +95,7 @@ func formatRatio(ratios []float64) string {
 	return fmt.Sprintf("%.2f", m)
 }
 
-// goal is one of the issue's targets: the median pair ratio of a figure,
+// goal is one of the targets against Claude Code: the median pair ratio of a figure,
 // in the named scenarios (all when empty), must not exceed max.
 type goal struct {
 	text      string
@@ -111,8 +112,11 @@ var goals = []goal{
 }
 
 // goalTable states, per goal, the worst median pair ratio over its scenarios
-// and whether it meets the target.
+// and whether it meets the target; the goals are set against Claude Code only.
 func (r report) goalTable() string {
+	if r.peer != "Claude Code" {
+		return ""
+	}
 	var b strings.Builder
 	b.WriteString("| goal | worst median ratio | met |\n|---|---|---|\n")
 	for _, g := range goals {
@@ -151,44 +155,54 @@ func loadAverage() string {
 	return strings.Join(fields[:3], " ")
 }
 
-const (
-	sectionStart = "<!-- vs-claude-code:start -->"
-	sectionEnd   = "<!-- vs-claude-code:end -->"
-)
+// markers delimit the peer's section of BENCHMARKS.md.
+func (r report) markers() [2]string {
+	slug := strings.ToLower(strings.Fields(r.peer)[0])
+	if r.peer == "Claude Code" {
+		slug = "claude-code"
+	}
+	return [2]string{"<!-- vs-" + slug + ":start -->", "<!-- vs-" + slug + ":end -->"}
+}
 
 // section is the BENCHMARKS.md text: method, machine, versions, command and table.
 func (r report) section(table string) string {
-	var notes []string
-	for _, res := range r.results {
-		if res.sc.note != "" {
-			notes = append(notes, res.sc.note)
-		}
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n## Side by side with Claude Code (`go run ./bench/vscc -update BENCHMARKS.md`)\n\n", sectionStart)
+	marks := r.markers()
+	fmt.Fprintf(&b, "%s\n## Side by side with %s (`bench/vs-claude-code.sh`)\n\n", marks[0], r.peer)
 	fmt.Fprintf(&b, "Measured %s on %s, %d logical CPUs shared with other work (load average %s at the start), %s memory, %s/%s, %s.\n",
 		r.started.UTC().Format("2006-01-02 15:04 MST"), cpuModel(), runtime.NumCPU(), r.load, memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
-	fmt.Fprintf(&b, "Claude Code %s; mini-claude %s. Both run `-p … --output-format stream-json --verbose\n", r.versions[0], r.versions[1])
-	fmt.Fprintf(&b, "--dangerously-skip-permissions --tools %s --model %s` against the scripted model\n", map[bool]string{false: toolList, true: toolListGrep}[r.grep], model)
-	b.WriteString(method)
-	for _, n := range notes {
-		b.WriteString(n + "\n")
+	fmt.Fprintf(&b, "%s %s; mini-claude %s. ", r.peer, r.versions[0], r.versions[1])
+	if r.peer == "Claude Code" {
+		fmt.Fprintf(&b, "Both run `-p … --output-format stream-json --verbose\n--dangerously-skip-permissions --tools %s --model %s` against the scripted model\n", toolList, claudeModel)
+		b.WriteString(method + claudeCodeMethod)
+	} else {
+		fmt.Fprintf(&b, "Codex runs `exec --json --skip-git-repo-check\n--dangerously-bypass-approvals-and-sandbox -m %s` with a model provider of wire_api \"responses\" and no\nretries in a scratch CODEX_HOME; mini-claude runs `-p … --provider openai --model %s` on chat\ncompletions, with the flags used against Claude Code, against the scripted model\n", codexModel, codexModel)
+		b.WriteString(method + codexMethod)
 	}
-	b.WriteString("\n" + table + "\n" + r.goalTable() + sectionEnd + "\n")
+	b.WriteString("\n" + table + "\n" + r.goalTable() + marks[1] + "\n")
 	return b.String()
 }
 
-const method = `server (internal/llm/llmtest, in-process, the turn chosen by the number of assistant messages in
-the request), alternately Claude Code then mini-claude, one warm-up pair and then the measured
-pairs, each agent with its own scratch HOME kept across its runs. Every run is checked: exit 0, a
-"success" result, exactly the scripted number of requests, no tool_result with is_error, no
-protocol violation at the server, and for scenario 4 all 49 lines changed on disk. "Start → first
-request" runs from just before exec to the server's arrival time of the first request. CPU is the
-user+sys time of the waited child, which includes its waited-for descendants. Peak RSS is the
-larger of the child's rusage maximum (ru_maxrss, the largest single process) and the largest sum
-of VmRSS over the process tree, sampled every 5 ms through /proc/PID/task/*/children. Bytes are
-the request bodies as received. Claude Code runs with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1,
-DISABLE_TELEMETRY=1, DISABLE_AUTOUPDATER=1; both with IS_SANDBOX=1. Codex CLI is out of scope for now.
+const method = `server (internal/llm/llmtest, in-process, one per agent, the turn chosen by the number of
+assistant messages in the request), alternately the peer then mini-claude, one warm-up pair and
+then the measured pairs, each agent with its own scratch HOME kept across its runs. Every run is
+checked: exit 0, a successful end in the output, exactly the scripted number of requests, no
+failed tool result, no protocol violation at the server, and for scenario 4 all 49 lines changed
+on disk. "Start → first request" runs from just before exec to the server's arrival time of the
+first request. CPU is the user+sys time of the waited child, which includes its waited-for
+descendants. Peak RSS is the larger of the child's rusage maximum (ru_maxrss, the largest single
+process) and the largest sum of VmRSS over the process tree, sampled every 5 ms through
+/proc/PID/task/*/children. Bytes are the request bodies as received.
+`
+
+const claudeCodeMethod = `Claude Code runs with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, DISABLE_TELEMETRY=1,
+DISABLE_AUTOUPDATER=1; both with IS_SANDBOX=1 and the same scripted tool calls.
+`
+
+const codexMethod = `Codex has no Read, Grep or Edit tool: its scripted model does each step with its shell tool
+(exec_command) the way its models do, cat to read, rg to search and apply_patch (which Codex
+intercepts) to edit, while mini-claude's does them with Read, Grep and Edit as against Claude
+Code; a command's non-zero exit counts as a failed tool result.
 `
 
 func cpuModel() string {
@@ -220,7 +234,8 @@ func memTotal() string {
 
 // updateSection replaces the text between the markers of path with section,
 // or appends section when the file has no markers yet.
-func updateSection(path, section string) error {
+func updateSection(path string, markers [2]string, section string) error {
+	sectionStart, sectionEnd := markers[0], markers[1]
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err

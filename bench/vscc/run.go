@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,13 +17,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
-
-// agent is one program under test and how to start it headless.
-type agent struct {
-	name string
-	bin  string
-	env  []string
-}
 
 // sample is what one run measured.
 type sample struct {
@@ -61,11 +55,15 @@ func (t *tally) add(req llmtest.Request) {
 			continue
 		}
 		t.results = append(t.results, resultText(b, 2000))
-		if b.IsError {
+		if b.IsError || failedCommand.MatchString(resultText(b, 300)) {
 			t.toolErrors = append(t.toolErrors, resultText(b, 300))
 		}
 	}
 }
+
+// failedCommand finds the exit status Codex CLI reports in the output of a
+// command that failed; its results carry no error flag.
+var failedCommand = regexp.MustCompile(`^(Chunk ID: \S+\n)?(Wall time: [^\n]*\n)?Process exited with code [1-9]`)
 
 func resultText(b llm.ContentBlock, limit int) string {
 	var parts []string
@@ -82,11 +80,7 @@ func resultText(b llm.ContentBlock, limit int) string {
 // runOnce runs the agent on the scenario once in dir and checks it succeeded:
 // exit 0, the expected number of requests, no tool result an error, no
 // protocol violation.
-func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRequests int, grep bool) (sample, error) {
-	tools := toolList
-	if grep {
-		tools = toolListGrep
-	}
+func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRequests int) (sample, error) {
 	if sc.reset != nil {
 		if err := sc.reset(dir); err != nil {
 			return sample{}, fmt.Errorf("reset files: %w", err)
@@ -95,11 +89,13 @@ func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRe
 	t := &tally{}
 	srv.OnRequest(t.add)
 	violationsBefore := len(srv.Violations())
-	cmd := exec.Command(a.bin, "-p", "Do the task.", "--output-format", "stream-json", "--verbose",
-		"--dangerously-skip-permissions", "--tools", tools, "--model", model)
+	args, env, err := a.command(a.bin, srv.URL, home)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %w", a.name, err)
+	}
+	cmd := exec.Command(a.bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb"}, a.env...),
-		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=bench", "IS_SANDBOX=1")
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1"}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -107,7 +103,7 @@ func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRe
 		return sample{}, err
 	}
 	treeRSS := sampleTree(cmd.Process.Pid)
-	err := cmd.Wait()
+	err = cmd.Wait()
 	wall := time.Since(start)
 	peakTree := treeRSS()
 	srv.OnRequest(nil)
@@ -123,8 +119,8 @@ func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRe
 		return sample{}, fmt.Errorf("%s: tool results were errors: %q", a.name, t.toolErrors)
 	case len(srv.Violations()) != violationsBefore:
 		return sample{}, fmt.Errorf("%s: protocol violations: %q", a.name, srv.Violations()[violationsBefore:])
-	case !bytes.Contains(stdout.Bytes(), []byte(`"subtype":"success"`)):
-		return sample{}, fmt.Errorf("%s: no success result in the output\nstdout tail: %s", a.name, tail(stdout.Bytes()))
+	case !bytes.Contains(stdout.Bytes(), []byte(a.success)):
+		return sample{}, fmt.Errorf("%s: no %s in the output\nstdout tail: %s", a.name, a.success, tail(stdout.Bytes()))
 	}
 	for _, want := range sc.expect {
 		if !slices.ContainsFunc(t.results, func(r string) bool { return strings.Contains(r, want) }) {

@@ -11,23 +11,23 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
-// scenario is one scripted task both agents run: its files, the model's
-// turns, and the number of requests a successful run makes.
+// scenario is one scripted task both agents run: its files and the model's
+// turns, each step done with the agent's own tools; a successful run makes
+// one request per turn.
 type scenario struct {
 	name  string
 	setup func(dir string) error
-	turns func(dir string) []llmtest.Turn
+	turns func(dir string, tools toolset) []llmtest.Turn
 	// reset, when set, restores the files before every run.
 	reset func(dir string) error
 	// check, when set, confirms the files show the run's work.
 	check func(dir string) error
 	// expect lists texts that some tool result must hold.
 	expect []string
-	// note says how the scenario departs from the issue, if it does.
-	note string
 }
 
 const (
+	treeReads   = 8
 	treeFiles   = 20000
 	treeDirs    = 200
 	editTurns   = 49
@@ -35,17 +35,17 @@ const (
 	fileForRead = "notes.txt"
 )
 
-func scenarios(grep bool) []scenario {
+func scenarios() []scenario {
 	return []scenario{
-		{name: "1. one text-only turn", setup: noFiles, turns: func(string) []llmtest.Turn {
+		{name: "1. one text-only turn", setup: noFiles, turns: func(string, toolset) []llmtest.Turn {
 			return []llmtest.Turn{textTurn("Hello.")}
 		}},
 		{name: "2. Read, Bash `echo hi`, text", setup: oneFile, turns: readBashText, expect: []string{"a line of notes", "hi"}},
-		treeScenario(grep),
+		{name: "3. 8 Reads + 4 Greps in one turn, 20,000-file tree", setup: fileTree, turns: treeTurns, expect: []string{"is needle-"}},
 		{name: "4. 50 turns of Edit/Read on one file", expect: []string{"entry 48: pending"}, setup: editFile, reset: editFile, check: checkEdited, turns: editTurnsScript},
-		{name: "5. Bash printing 50 MB", setup: noFiles, expect: []string{"0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklm"}, turns: func(string) []llmtest.Turn {
+		{name: "5. Bash printing 50 MB", setup: noFiles, expect: []string{"0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklm"}, turns: func(_ string, tools toolset) []llmtest.Turn {
 			cmd := fmt.Sprintf("yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklm | head -c %d", bashBytes)
-			return []llmtest.Turn{toolTurn(llmtest.ToolUse("", "Bash", jsonInput(map[string]any{"command": cmd}))), textTurn("Printed.")}
+			return []llmtest.Turn{toolTurn(tools.bash(cmd)), textTurn("Printed.")}
 		}},
 	}
 }
@@ -56,38 +56,25 @@ func oneFile(dir string) error {
 	return os.WriteFile(filepath.Join(dir, fileForRead), []byte(strings.Repeat("a line of notes\n", 40)), 0o644)
 }
 
-func readBashText(dir string) []llmtest.Turn {
+func readBashText(dir string, tools toolset) []llmtest.Turn {
 	return []llmtest.Turn{
-		toolTurn(llmtest.ToolUse("", "Read", jsonInput(map[string]any{"file_path": filepath.Join(dir, fileForRead)}))),
-		toolTurn(llmtest.ToolUse("", "Bash", jsonInput(map[string]any{"command": "echo hi"}))),
+		toolTurn(tools.read(filepath.Join(dir, fileForRead))),
+		toolTurn(tools.bash("echo hi")),
 		textTurn("Done."),
 	}
 }
 
-func treeScenario(grep bool) scenario {
-	s := scenario{name: "3. 8 Reads + 4 Greps in one turn, 20,000-file tree", setup: fileTree, expect: []string{"is needle-"}}
-	if !grep {
-		s.name = "3. 12 Reads in one turn, 20,000-file tree"
-		s.note = "mini-claude has no Grep tool yet, so scenario 3 runs 12 parallel Reads instead of 8 Reads + 4 Greps."
+// treeTurns reads eight files of the tree and runs four searches over it,
+// all in one turn.
+func treeTurns(dir string, tools toolset) []llmtest.Turn {
+	var blocks []llm.ContentBlock
+	for i := range treeReads {
+		blocks = append(blocks, tools.read(treePath(dir, i*(treeDirs/treeReads), i)))
 	}
-	s.turns = func(dir string) []llmtest.Turn {
-		var blocks []llm.ContentBlock
-		reads := 12
-		if grep {
-			reads = 8
-		}
-		for i := range reads {
-			path := treePath(dir, i*(treeDirs/reads), i)
-			blocks = append(blocks, llmtest.ToolUse("", "Read", jsonInput(map[string]any{"file_path": path})))
-		}
-		if grep {
-			for _, pattern := range []string{"needle-17", "func main", "value [0-9]+ is", "TODO"} {
-				blocks = append(blocks, llmtest.ToolUse("", "Grep", jsonInput(map[string]any{"pattern": pattern, "path": dir})))
-			}
-		}
-		return []llmtest.Turn{toolTurn(blocks...), textTurn("Read them all.")}
+	for _, pattern := range []string{"needle-17", "func main", "value [0-9]+ is", "TODO"} {
+		blocks = append(blocks, tools.grep(pattern, dir))
 	}
-	return s
+	return []llmtest.Turn{toolTurn(blocks...), textTurn("Read them all.")}
 }
 
 func treePath(dir string, d, f int) string {
@@ -123,12 +110,11 @@ func editFile(dir string) error {
 
 // editTurnsScript reads the file once, then changes one line per turn, so
 // every Edit finds its old string exactly once and the file changes step by step.
-func editTurnsScript(dir string) []llmtest.Turn {
+func editTurnsScript(dir string, tools toolset) []llmtest.Turn {
 	path := filepath.Join(dir, editFileName)
-	turns := []llmtest.Turn{toolTurn(llmtest.ToolUse("", "Read", jsonInput(map[string]any{"file_path": path})))}
+	turns := []llmtest.Turn{toolTurn(tools.read(path))}
 	for i := range editTurns {
-		in := map[string]any{"file_path": path, "old_string": editLine(i, "pending"), "new_string": editLine(i, "done")}
-		turns = append(turns, toolTurn(llmtest.ToolUse("", "Edit", jsonInput(in))))
+		turns = append(turns, toolTurn(tools.edit(path, editLine(i, "pending"), editLine(i, "done"))))
 	}
 	return append(turns, textTurn("All entries done."))
 }

@@ -44,7 +44,10 @@ func TestFormatRatio(t *testing.T) {
 	}
 }
 
+var testMarkers = report{peer: "Claude Code"}.markers()
+
 func TestUpdateSection(t *testing.T) {
+	sectionStart, sectionEnd := testMarkers[0], testMarkers[1]
 	section := sectionStart + "\nnew\n" + sectionEnd + "\n"
 	tests := []struct {
 		name, in, want string
@@ -59,7 +62,7 @@ func TestUpdateSection(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.in), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := updateSection(path, section); err != nil {
+			if err := updateSection(path, testMarkers, section); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(path)
@@ -72,10 +75,10 @@ func TestUpdateSection(t *testing.T) {
 
 func TestUpdateSectionRejectsMarkersOutOfOrder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "BENCHMARKS.md")
-	if err := os.WriteFile(path, []byte(sectionEnd+"\n"+sectionStart+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(testMarkers[1]+"\n"+testMarkers[0]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := updateSection(path, "x"); err == nil {
+	if err := updateSection(path, testMarkers, "x"); err == nil {
 		t.Error("markers out of order: want an error")
 	}
 }
@@ -109,7 +112,7 @@ func TestEditScriptAppliesStepByStep(t *testing.T) {
 	path := filepath.Join(dir, editFileName)
 	data, _ := os.ReadFile(path)
 	content := string(data)
-	turns := editTurnsScript(dir)
+	turns := editTurnsScript(dir, claudeTools{})
 	if len(turns) != editTurns+2 {
 		t.Fatalf("%d turns, want a Read, %d Edits and a text", len(turns), editTurns)
 	}
@@ -136,7 +139,7 @@ func TestGoalTableMarksMissedGoals(t *testing.T) {
 	cc := sample{firstRequest: 800 * time.Millisecond, wall: time.Second, peakRSSKB: 200 << 10, requestBytes: 1000}
 	fast := sample{firstRequest: 10 * time.Millisecond, wall: 100 * time.Millisecond, peakRSSKB: 20 << 10, requestBytes: 500}
 	slow := sample{firstRequest: 100 * time.Millisecond, wall: 500 * time.Millisecond, peakRSSKB: 100 << 10, requestBytes: 2000}
-	r := report{results: []result{
+	r := report{peer: "Claude Code", results: []result{
 		{number: 1, pairs: [][2]sample{{cc, fast}, {cc, fast}, {cc, fast}}},
 		{number: 3, pairs: [][2]sample{{cc, slow}, {cc, slow}, {cc, fast}}},
 	}}
@@ -168,8 +171,8 @@ func TestRunOnceRejectsFailedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	sc := scenarios(false)[0]
-	srv.ServeByHistory(sc.turns("")...)
+	sc := scenarios()[0]
+	srv.ServeByHistory(sc.turns("", claudeTools{})...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -177,10 +180,44 @@ func TestRunOnceRejectsFailedRuns(t *testing.T) {
 			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+tt.script+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			_, err := runOnce(agent{name: "stand-in", bin: bin}, sc, srv, dir, dir, 1, false)
+			stand := miniClaude(bin, false)
+			_, err := runOnce(stand, sc, srv, dir, dir, 1)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("runOnce error %v, want one saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestTallyCountsCodexFailedCommands(t *testing.T) {
+	var tl tally
+	ok := llm.ToolResultBlock("c1", []llm.ContentBlock{llm.TextBlock("Chunk ID: e883a1\nWall time: 0.0100 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n")}, false)
+	bad := llm.ToolResultBlock("c2", []llm.ContentBlock{llm.TextBlock("Chunk ID: e883a1\nWall time: 0.9166 seconds\nProcess exited with code 3\nOriginal token count: 1\nOutput:\nout\n")}, false)
+	tl.add(llmtest.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{ok, bad}}}})
+	if len(tl.toolErrors) != 1 || !strings.Contains(tl.toolErrors[0], "code 3") {
+		t.Errorf("tool errors %q, want the command that exited 3", tl.toolErrors)
+	}
+}
+
+// TestCodexToolsDoEachStepInTheShell checks the commands Codex's scripted
+// model runs: the edit is an apply_patch of the file relative to the
+// working directory, and paths and patterns are quoted for the shell.
+func TestCodexToolsDoEachStepInTheShell(t *testing.T) {
+	tools := codexToolset("/w")
+	tests := []struct {
+		block llm.ContentBlock
+		want  string
+	}{
+		{tools.read("/w/it's.txt"), `cat '/w/it'\''s.txt'`},
+		{tools.grep("value [0-9]+ is", "/w"), `rg -n 'value [0-9]+ is' '/w'; test $? -le 1`},
+		{tools.bash("echo hi"), "echo hi"},
+		{tools.edit("/w/counter.txt", "entry 00: pending", "entry 00: done"),
+			"apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: counter.txt\n@@\n-entry 00: pending\n+entry 00: done\n*** End Patch\nEOF\n"},
+	}
+	for _, tt := range tests {
+		var in struct{ Cmd string }
+		if err := json.Unmarshal(tt.block.Input, &in); err != nil || tt.block.Name != "exec_command" || in.Cmd != tt.want {
+			t.Errorf("%s %s, want exec_command of %q", tt.block.Name, tt.block.Input, tt.want)
+		}
 	}
 }

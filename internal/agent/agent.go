@@ -18,6 +18,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // Options configure an Agent.
@@ -49,6 +50,15 @@ type Options struct {
 	// History is the conversation so far, for a resumed session: a valid
 	// conversation for the API (session.Load repairs one that a crash cut off).
 	History []llm.Message
+	// CompactThreshold is the input size, in tokens, above which the history
+	// is compacted before the next request; 0 means 80% of the model's
+	// context window, a negative value never compacts automatically.
+	CompactThreshold int
+	// Memory is the text of the memory files (CLAUDE.md, AGENTS.md), which
+	// compaction carries over verbatim.
+	Memory string
+	// SubAgents, when set, lets the Agent tool of the pool start sub-agents.
+	SubAgents *SubAgents
 }
 
 // Outcome says how a run ended.
@@ -73,9 +83,13 @@ type Result struct {
 	Duration time.Duration
 	// APIDuration is the time spent waiting for the model.
 	APIDuration time.Duration
-	Usage       llm.Usage
-	CostUSD     float64
-	Denials     []Denial
+	// Usage sums the run's own requests, as Claude Code's result reports it.
+	Usage llm.Usage
+	// CostUSD is the cost of the run and of the sub-agents charged to it.
+	CostUSD float64
+	// ModelUsage is the usage and cost per model, sub-agents' included.
+	ModelUsage map[string]ModelUsage
+	Denials    []Denial
 }
 
 // Agent holds one conversation; Run adds a prompt and loops until the model is done.
@@ -83,11 +97,31 @@ type Agent struct {
 	opts     Options
 	messages []llm.Message
 	emitMu   sync.Mutex
-	askMu    sync.Mutex
+	// askMu keeps permission prompts one at a time; sub-agents share their parent's.
+	askMu *sync.Mutex
+	// depth is 0 for the main agent and counts the levels of sub-agents.
+	depth   int
+	spentMu sync.Mutex
+	spent   map[string]ModelUsage
+
+	// reported is the input size the provider reported for the last request,
+	// which held the first reportedLen messages; 0 and 0 when unknown.
+	reported, reportedLen int
+	// originalTask and latestRequest are the first and the latest prompt.
+	originalTask, latestRequest string
+	// edited are the files changed before the last compaction.
+	edited          []string
+	compactFailures int
+	// specChars is the size of the tool definitions of the last request.
+	specChars int
 }
 
 // New returns an Agent with an empty conversation.
 func New(opts Options) *Agent {
+	return newAgent(opts, 0, &sync.Mutex{})
+}
+
+func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	if opts.Prompter == nil {
 		opts.Prompter = permission.NeverAsk{}
 	}
@@ -98,7 +132,11 @@ func New(opts Options) *Agent {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
-	return &Agent{opts: opts, messages: slices.Clone(opts.History)}
+	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
+	if opts.SubAgents != nil && depth < MaxDepth {
+		subagent.Attach(opts.Env.Session, opts.SubAgents.Types, subAgentRunner{parent: a})
+	}
+	return a
 }
 
 // Messages returns the conversation so far.
@@ -110,7 +148,24 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // Run adds prompt to the conversation and runs turns until the model ends its
 // turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
 // ctx is cancelled. The conversation stays valid for the API in every case.
-func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
+func (a *Agent) Run(ctx context.Context, prompt string) Result {
+	a.latestRequest = prompt
+	return a.run(ctx, llm.UserText(prompt))
+}
+
+// RunNotices sends the session's queued notices as a user message of their
+// own and runs turns until the model is done, as Claude Code does when a
+// background agent ends after the model's turn. With no notice queued it
+// asks nothing and returns false.
+func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
+	notices := a.opts.Env.Session.TakeNotices()
+	if len(notices) == 0 {
+		return Result{}, false
+	}
+	return a.run(ctx, llm.UserText(reminder(notices))), true
+}
+
+func (a *Agent) run(ctx context.Context, first llm.Message) (res Result) {
 	start := time.Now()
 	defer func() {
 		res.Duration = time.Since(start)
@@ -119,8 +174,15 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 		} else {
 			res.CostUSD = llm.Cost(a.opts.Model, res.Usage)
 		}
+		a.settle(&res)
 	}()
-	a.addUser(llm.UserText(prompt))
+	if a.originalTask == "" {
+		a.originalTask = firstPrompt(a.messages)
+		if a.originalTask == "" {
+			a.originalTask = first.Text()
+		}
+	}
+	a.addUser(first)
 	loop := newLoopDetector()
 	for {
 		if a.opts.MaxTurns > 0 && res.NumTurns >= a.opts.MaxTurns {
@@ -128,6 +190,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (res Result) {
 			res.Err = fmt.Errorf("reached the maximum number of turns (%d)", a.opts.MaxTurns)
 			return res
 		}
+		a.autoCompact(ctx, &res)
 		reply, err := a.request(ctx, &res)
 		if err != nil {
 			return a.stopped(ctx, res, err)
@@ -176,6 +239,8 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 	}
 	started := time.Now()
 	defer func() { res.APIDuration += time.Since(started) }()
+	sent := len(a.messages)
+	a.specChars = specsSize(req.Tools)
 	names := map[string]string{}
 	for ev, err := range a.opts.Client.Stream(ctx, req) {
 		if err != nil {
@@ -195,6 +260,7 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 			a.emit(StreamRetry{Attempt: ev.Attempt, Wait: ev.Wait, Err: ev.Err})
 		case llm.MessageEnd:
 			res.Usage = res.Usage.Add(ev.Usage)
+			a.observeUsage(ev.Usage, sent)
 			history := historyMessage(ev.Message)
 			a.messages = append(a.messages, history)
 			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: history,
@@ -232,13 +298,19 @@ func (a *Agent) specs() []llm.ToolSpec {
 	return specs
 }
 
+// reminder wraps notices the way the model reads system reminders.
+func reminder(notices []string) string {
+	return "<system-reminder>\n" + strings.Join(notices, "\n") + "\n</system-reminder>"
+}
+
 // addUser adds a user message to the conversation with the session's queued
 // notices (a background task finished, say) at its end, so the model reads
-// them on its next turn, and emits it. A message that follows a user message
-// (a prompt after an interrupted run) joins it, as the API would.
+// them on its next turn and the transcript records them, and emits it. A
+// message that follows a user message (a prompt after an interrupted run)
+// joins it, as the API would.
 func (a *Agent) addUser(m llm.Message) {
 	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
-		m.Content = append(slices.Clone(m.Content), llm.TextBlock("<system-reminder>\n"+strings.Join(notices, "\n")+"\n</system-reminder>"))
+		m.Content = append(slices.Clone(m.Content), llm.TextBlock(reminder(notices)))
 	}
 	if n := len(a.messages); n > 0 && a.messages[n-1].Role == llm.RoleUser {
 		last := &a.messages[n-1]

@@ -83,17 +83,67 @@ type PermissionDenied struct {
 	Message string
 }
 
-func (TextDelta) isEvent()        {}
-func (ThinkingDelta) isEvent()    {}
-func (ToolInputDelta) isEvent()   {}
-func (StreamRetry) isEvent()      {}
-func (UserMessage) isEvent()      {}
-func (AssistantMessage) isEvent() {}
-func (ToolQueued) isEvent()       {}
-func (ToolStarted) isEvent()      {}
-func (ToolProgress) isEvent()     {}
-func (ToolFinished) isEvent()     {}
-func (PermissionDenied) isEvent() {}
+// CompactionStarted says the history is being summarised to free context;
+// Compacted or CompactionFailed follows.
+type CompactionStarted struct {
+	Trigger CompactTrigger
+	// PreTokens is the estimated input size of the next request before compaction.
+	PreTokens int
+}
+
+// ResultsCleared says the content of old tool results was replaced by short
+// placeholders to free context, before any summarising; the tool_use and
+// tool_result blocks stay, with the same ids.
+type ResultsCleared struct {
+	ToolUseIDs []string
+	// Chars is the size of the content cleared.
+	Chars                 int
+	PreTokens, PostTokens int
+}
+
+// Compacted says the history was replaced by Message: the model's Summary and
+// the State carried over verbatim. For an automatic compaction, Usage is also
+// counted in the run's Result; for a manual one (Agent.Compact) only here.
+type Compacted struct {
+	UUID    string
+	Trigger CompactTrigger
+	// PreTokens and PostTokens estimate the input size of the next request
+	// before and after.
+	PreTokens, PostTokens int
+	Summary               string
+	// Message is the user message the history now consists of.
+	Message llm.Message
+	State   CarriedState
+	// MessagesSummarized is how many messages the history held.
+	MessagesSummarized int
+	// Usage is the summarising request's.
+	Usage    llm.Usage
+	Duration time.Duration
+}
+
+// CompactionFailed says a compaction did not happen: the history is unchanged.
+type CompactionFailed struct {
+	Trigger CompactTrigger
+	Err     error
+	// Usage is whatever the failed summarising request consumed.
+	Usage llm.Usage
+}
+
+func (TextDelta) isEvent()         {}
+func (ThinkingDelta) isEvent()     {}
+func (ToolInputDelta) isEvent()    {}
+func (StreamRetry) isEvent()       {}
+func (UserMessage) isEvent()       {}
+func (AssistantMessage) isEvent()  {}
+func (ToolQueued) isEvent()        {}
+func (ToolStarted) isEvent()       {}
+func (ToolProgress) isEvent()      {}
+func (ToolFinished) isEvent()      {}
+func (PermissionDenied) isEvent()  {}
+func (CompactionStarted) isEvent() {}
+func (ResultsCleared) isEvent()    {}
+func (Compacted) isEvent()         {}
+func (CompactionFailed) isEvent()  {}
 
 // Denial records a refused call, as reported in a run's permission denials.
 type Denial struct {
@@ -101,3 +151,34 @@ type Denial struct {
 	ToolUseID string          `json:"tool_use_id"`
 	ToolInput json.RawMessage `json:"tool_input"`
 }
+
+// SubAgentStarted says the Agent tool started a sub-agent. AgentID names it
+// in the events that follow; ParentToolUseID is the Agent call that started it.
+type SubAgentStarted struct {
+	AgentID, ParentToolUseID string
+	Type, Description        string
+	Prompt, Model            string
+	Background               bool
+}
+
+// SubAgentEvent is an event of a running sub-agent, forwarded to the parent's
+// consumer; a sub-agent's own sub-agents arrive nested. A transcript writer
+// keeps one side transcript per AgentID, linked to ParentToolUseID.
+type SubAgentEvent struct {
+	AgentID, ParentToolUseID string
+	Event                    Event
+}
+
+// SubAgentFinished says a sub-agent ended; Result is its own run, usage and
+// cost included (they are charged to the parent too).
+type SubAgentFinished struct {
+	AgentID, ParentToolUseID string
+	Background               bool
+	Result                   Result
+	// ContextTokens counts the tokens of its last exchange; ToolUses the calls it ran.
+	ContextTokens, ToolUses int
+}
+
+func (SubAgentStarted) isEvent()  {}
+func (SubAgentEvent) isEvent()    {}
+func (SubAgentFinished) isEvent() {}

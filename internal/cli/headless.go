@@ -9,9 +9,10 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
-	transcript "github.com/mini-claude/mini-claude/internal/session"
+	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // runPrint runs one prompt headless: nothing waits for input, a permission that
@@ -27,6 +28,9 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	if opts.MaxTurns < 0 {
 		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
+	}
+	if opts.CompactThreshold < 0 {
+		return usageError("--compact-threshold must be 0 (80%% of the model's context window) or a number of tokens, not %d", opts.CompactThreshold)
 	}
 	text, err := readPrompt(f.IO, opts.Prompt)
 	if err != nil {
@@ -47,28 +51,50 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 		return err
 	}
 	defer conv.close()
-	price := llm.Cost
-	if s.provider.Local {
-		price = func(string, llm.Usage) float64 { return 0 }
-	}
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
-		sessionID: conv.id, model: s.model, costs: transcript.NewCosts(price)}
+		sessionID: conv.id, model: s.model}
 	p.start(s, tools.Names(s.pool), keySource(s.provider, f.Getenv))
 	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
 		Permissions: s.perm, Env: s.env(conv.id, state), MaxTurns: opts.MaxTurns, History: conv.history,
 		OnEvent: func(e agent.Event) {
 			conv.record(e)
-			p.costs.OnEvent(e)
 			p.event(e)
 		},
+		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
+		SubAgents: s.subAgents(),
 	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
 	}
-	res := agent.New(agentOpts).Run(ctx, text)
+	res := runWithBackground(ctx, agent.New(agentOpts), state, text, p)
 	p.finish(res)
 	return exitFor(res, s.provider, f.Getenv)
+}
+
+// runWithBackground runs the prompt, then, as long as background agents the
+// run started are still working, waits for them and gives the model their
+// reports in a new turn, as Claude Code does: -p does not exit while a
+// background agent works, and no report is lost. Each run but the last is
+// reported to p as a turn of its own.
+func runWithBackground(ctx context.Context, a *agent.Agent, state *tool.Session, prompt string, p *printer) agent.Result {
+	res := a.Run(ctx, prompt)
+	for res.Outcome == agent.Completed && subagent.Launched(state) > 0 {
+		if err := subagent.WaitAny(ctx, state); err != nil {
+			p.finishTurn(res)
+			return agent.Result{Outcome: agent.Interrupted, Err: err}
+		}
+		next, ran := a.RunNotices(ctx)
+		if !ran {
+			if subagent.Running(state) == 0 {
+				return res
+			}
+			continue
+		}
+		p.finishTurn(res)
+		res = next
+	}
+	return res
 }
 
 // readPrompt joins the prompt arguments with whatever is piped on stdin, as in

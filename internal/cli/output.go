@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
-	transcript "github.com/mini-claude/mini-claude/internal/session"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // The output formats of -p.
@@ -30,10 +31,12 @@ type printer struct {
 	verbose   bool
 	sessionID string
 	model     string
-	// costs tallies the run's usage per model.
-	costs *transcript.Costs
 	// stopReason is the stop reason of the last assistant message.
 	stopReason llm.StopReason
+	// spent sums the usage and cost per model of the runs reported so far.
+	spent map[string]agent.ModelUsage
+	// subAgents describes the sub-agents started so far, by agent id.
+	subAgents map[string]agent.SubAgentStarted
 }
 
 // initEvent is the first stream-json line, describing the session.
@@ -49,6 +52,7 @@ type initEvent struct {
 	SlashCommands         []string `json:"slash_commands"`
 	APIKeySource          string   `json:"apiKeySource"`
 	OutputStyle           string   `json:"output_style"`
+	Agents                []string `json:"agents"`
 	AdditionalDirectories []string `json:"additional_directories"`
 	UUID                  string   `json:"uuid"`
 }
@@ -61,10 +65,18 @@ func (p *printer) start(s *session, toolNames []string, keySource string) {
 	if dirs == nil {
 		dirs = []string{}
 	}
+	names := slices.Clone(toolNames)
+	for i, name := range names {
+		if name == subagent.Name {
+			// Claude Code's init lists the Agent tool under its former name.
+			names[i] = "Task"
+		}
+	}
 	p.emit(initEvent{
-		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: toolNames,
+		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: names,
 		MCPServers: []any{}, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
-		APIKeySource: keySource, OutputStyle: "default", AdditionalDirectories: dirs, UUID: uuid.NewString(),
+		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes),
+		AdditionalDirectories: dirs, UUID: uuid.NewString(),
 	})
 }
 
@@ -82,6 +94,14 @@ func (p *printer) event(e agent.Event) {
 	case agent.ToolFinished:
 		if p.format == formatStreamJSON {
 			p.toolResult(e)
+		}
+	case agent.Compacted:
+		p.compacted(e)
+	case agent.CompactionFailed:
+		fmt.Fprintf(p.errOut, "Warning: %v; the conversation goes on uncompacted\n", e.Err)
+	case agent.SubAgentStarted, agent.SubAgentEvent, agent.SubAgentFinished:
+		if p.format == formatStreamJSON {
+			p.subAgent(e)
 		}
 	case agent.PermissionDenied:
 		if p.format == formatStreamJSON {
@@ -102,6 +122,32 @@ type deniedEvent struct {
 	SessionID string `json:"session_id"`
 }
 
+// compactBoundaryEvent reports a compaction in stream-json, in Claude Code's shape.
+type compactBoundaryEvent struct {
+	Type            string          `json:"type"`
+	Subtype         string          `json:"subtype"`
+	SessionID       string          `json:"session_id"`
+	UUID            string          `json:"uuid"`
+	CompactMetadata compactMetadata `json:"compact_metadata"`
+}
+
+type compactMetadata struct {
+	Trigger    agent.CompactTrigger `json:"trigger"`
+	PreTokens  int                  `json:"pre_tokens"`
+	PostTokens int                  `json:"post_tokens"`
+	DurationMS int64                `json:"duration_ms"`
+}
+
+func (p *printer) compacted(e agent.Compacted) {
+	switch {
+	case p.format == formatStreamJSON:
+		p.emit(compactBoundaryEvent{Type: "system", Subtype: "compact_boundary", SessionID: p.sessionID, UUID: e.UUID,
+			CompactMetadata: compactMetadata{Trigger: e.Trigger, PreTokens: e.PreTokens, PostTokens: e.PostTokens, DurationMS: e.Duration.Milliseconds()}})
+	case p.verbose:
+		fmt.Fprintf(p.errOut, "Compacted the conversation: about %d tokens before, %d after\n", e.PreTokens, e.PostTokens)
+	}
+}
+
 // retryEvent reports a retried model request in stream-json.
 type retryEvent struct {
 	Type         string `json:"type"`
@@ -120,6 +166,7 @@ type messageEvent struct {
 	Type            string  `json:"type"`
 	Message         any     `json:"message"`
 	ParentToolUseID *string `json:"parent_tool_use_id"`
+	AgentID         string  `json:"agent_id,omitempty"`
 	SessionID       string  `json:"session_id"`
 	UUID            string  `json:"uuid"`
 	Timestamp       string  `json:"timestamp"`
@@ -166,6 +213,11 @@ func (p *printer) assistant(e agent.AssistantMessage) {
 }
 
 func (p *printer) toolResult(e agent.ToolFinished) {
+	p.emit(p.toolResultLine(e))
+}
+
+// toolResultLine is the user line of a finished call, with the tool's output as tool_use_result.
+func (p *printer) toolResultLine(e agent.ToolFinished) messageEvent {
 	text := textOf(e.Result.Content)
 	output := e.Output
 	switch {
@@ -175,42 +227,49 @@ func (p *printer) toolResult(e agent.ToolFinished) {
 	case output == nil:
 		output = text
 	}
-	p.emit(messageEvent{
+	return messageEvent{
 		Type:      "user",
 		Message:   llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Result}},
 		SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(), ToolUseResult: output,
-	})
-}
-
-// modelUsage is the usage and cost of one model in the result event.
-type modelUsage struct {
-	InputTokens              int     `json:"inputTokens"`
-	OutputTokens             int     `json:"outputTokens"`
-	CacheReadInputTokens     int     `json:"cacheReadInputTokens"`
-	CacheCreationInputTokens int     `json:"cacheCreationInputTokens"`
-	WebSearchRequests        int     `json:"webSearchRequests"`
-	CostUSD                  float64 `json:"costUSD"`
+	}
 }
 
 // resultEvent is the final object of json and stream-json output.
 type resultEvent struct {
-	Type              string                `json:"type"`
-	Subtype           string                `json:"subtype"`
-	IsError           bool                  `json:"is_error"`
-	DurationMS        int64                 `json:"duration_ms"`
-	DurationAPIMS     int64                 `json:"duration_api_ms"`
-	NumTurns          int                   `json:"num_turns"`
-	Result            string                `json:"result"`
-	StopReason        *string               `json:"stop_reason"`
-	SessionID         string                `json:"session_id"`
-	TotalCostUSD      float64               `json:"total_cost_usd"`
-	Usage             llm.Usage             `json:"usage"`
-	ModelUsage        map[string]modelUsage `json:"modelUsage"`
-	PermissionDenials []agent.Denial        `json:"permission_denials"`
-	TerminalReason    string                `json:"terminal_reason"`
-	Errors            []string              `json:"errors,omitempty"`
-	APIErrorStatus    *int                  `json:"api_error_status"`
-	UUID              string                `json:"uuid"`
+	Type              string         `json:"type"`
+	Subtype           string         `json:"subtype"`
+	IsError           bool           `json:"is_error"`
+	DurationMS        int64          `json:"duration_ms"`
+	DurationAPIMS     int64          `json:"duration_api_ms"`
+	NumTurns          int            `json:"num_turns"`
+	Result            string         `json:"result"`
+	StopReason        *string        `json:"stop_reason"`
+	SessionID         string         `json:"session_id"`
+	TotalCostUSD      float64        `json:"total_cost_usd"`
+	Usage             llm.Usage      `json:"usage"`
+	ModelUsage        map[string]any `json:"modelUsage"`
+	PermissionDenials []agent.Denial `json:"permission_denials"`
+	TerminalReason    string         `json:"terminal_reason"`
+	Errors            []string       `json:"errors,omitempty"`
+	APIErrorStatus    *int           `json:"api_error_status"`
+	UUID              string         `json:"uuid"`
+}
+
+// finishTurn reports a run that is followed by another (background agents
+// reported after it): stream-json gets its result, text its answer; json
+// keeps only the last result, as Claude Code does.
+func (p *printer) finishTurn(res agent.Result) {
+	switch p.format {
+	case formatText:
+		if res.Outcome == agent.Completed {
+			fmt.Fprintln(p.out, res.Text)
+			fmt.Fprintln(p.out)
+		}
+	case formatStreamJSON:
+		p.emit(p.resultEvent(res))
+	default:
+		p.addSpent(res)
+	}
 }
 
 func (p *printer) finish(res agent.Result) {
@@ -228,8 +287,9 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	ev := resultEvent{
 		Type: "result", Subtype: "success", DurationMS: res.Duration.Milliseconds(),
 		DurationAPIMS: res.APIDuration.Milliseconds(), NumTurns: res.NumTurns, Result: res.Text,
-		SessionID: p.sessionID, PermissionDenials: res.Denials, TerminalReason: "completed", UUID: uuid.NewString(),
-		ModelUsage: map[string]modelUsage{},
+		SessionID: p.sessionID, TotalCostUSD: res.CostUSD, Usage: res.Usage,
+		PermissionDenials: res.Denials, TerminalReason: "completed", UUID: uuid.NewString(),
+		ModelUsage: map[string]any{},
 	}
 	if p.stopReason != "" {
 		stop := string(p.stopReason)
@@ -238,12 +298,15 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	if ev.PermissionDenials == nil {
 		ev.PermissionDenials = []agent.Denial{}
 	}
-	total := p.costs.Total()
-	ev.Usage, ev.TotalCostUSD = total.Usage, total.CostUSD
-	for _, m := range p.costs.Models() {
-		ev.ModelUsage[m.Model] = modelUsage{InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens,
-			CacheReadInputTokens: m.Usage.CacheReadInputTokens, CacheCreationInputTokens: m.Usage.CacheCreationInputTokens,
-			CostUSD: m.CostUSD}
+	p.addSpent(res)
+	ev.TotalCostUSD = 0
+	for model, u := range p.spent {
+		ev.TotalCostUSD += u.CostUSD
+		ev.ModelUsage[model] = map[string]any{
+			"inputTokens": u.Usage.InputTokens, "outputTokens": u.Usage.OutputTokens,
+			"cacheReadInputTokens": u.Usage.CacheReadInputTokens, "cacheCreationInputTokens": u.Usage.CacheCreationInputTokens,
+			"costUSD": u.CostUSD,
+		}
 	}
 	switch res.Outcome {
 	case agent.MaxTurnsReached:

@@ -56,7 +56,7 @@ func checkSessionFlags(opts *Options) error {
 // state rebuilt. A resumed session that cannot be read is an error; a
 // transcript that cannot be written is a warning, and the run goes on unsaved.
 func openConversation(opts *Options, s *session, state *tool.Session, errOut io.Writer) (*conversation, error) {
-	cfg := transcript.Config{Project: s.cwd, ID: opts.SessionID, Version: Version, State: state,
+	cfg := transcript.Config{Project: s.cwd, ID: opts.SessionID, Version: Version, Model: s.model, State: state,
 		OnError: func(err error) { fmt.Fprintf(errOut, "Warning: %v\n", err) }}
 	if cfg.ID == "" {
 		cfg.ID = transcript.NewID()

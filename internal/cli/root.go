@@ -75,6 +75,7 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt string
 	AddDirs            []string
+	CompactThreshold   int
 	// Continue, Resume, SessionID and ForkSession choose the session: the
 	// newest of the project, a given one (pickSession: pick one), the id of a
 	// new one, a copy of the resumed one under a new id.
@@ -125,6 +126,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")
 	fl.StringVar(&opts.AppendSystemPrompt, "append-system-prompt", "", "Append text to the system prompt")
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
+	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
 	fl.BoolVarP(&opts.Continue, "continue", "c", false, "Continue the most recent session of this directory")
 	fl.StringVarP(&opts.Resume, "resume", "r", "", "Resume the session with this id (without an id: pick one)")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")

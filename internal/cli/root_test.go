@@ -31,7 +31,7 @@ func TestFlagsParseWithClaudeCodeNames(t *testing.T) {
 	cmd := NewCmdRoot(f, func(_ context.Context, o *Options) error { got = o; return nil })
 	cmd.SetArgs([]string{"-p", "fix the bug", "--output-format", "stream-json", "--verbose", "--model", "sonnet",
 		"--max-turns", "3", "--tools", "Read,Bash", "--allowedTools", "Bash(git log:*),Read", "--disallowed-tools", "Write",
-		"--permission-mode", "plan", "--append-system-prompt", "be brief", "--add-dir", "../lib", "--add-dir", "/opt"})
+		"--permission-mode", "plan", "--append-system-prompt", "be brief", "--add-dir", "../lib", "--add-dir", "/opt", "--compact-threshold", "50000"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,8 @@ func TestFlagsParseWithClaudeCodeNames(t *testing.T) {
 		!got.ToolsSet || !slices.Equal(got.Tools, []string{"Read,Bash"}) ||
 		!slices.Equal(got.AllowedTools, []string{"Bash(git log:*),Read"}) || !slices.Equal(got.DisallowedTools, []string{"Write"}) ||
 		got.PermissionMode != "plan" || got.AppendSystemPrompt != "be brief" ||
-		!slices.Equal(got.AddDirs, []string{"../lib", "/opt"}) || !slices.Equal(got.Prompt, []string{"fix the bug"}) {
+		!slices.Equal(got.AddDirs, []string{"../lib", "/opt"}) || !slices.Equal(got.Prompt, []string{"fix the bug"}) ||
+		got.CompactThreshold != 50000 {
 		t.Errorf("options = %+v", got)
 	}
 }
@@ -54,6 +55,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"bad output format", []string{"-p", "x", "--output-format", "xml"}, `--output-format "xml"`},
 		{"bad permission mode", []string{"-p", "x", "--permission-mode", "yolo"}, "unknown permission mode"},
 		{"negative max turns", []string{"-p", "x", "--max-turns", "-1"}, "--max-turns"},
+		{"negative compact threshold", []string{"-p", "x", "--compact-threshold", "-5"}, "--compact-threshold"},
 		{"no prompt", []string{"-p"}, "no prompt"},
 		{"unknown tool", []string{"-p", "x", "--tools", "Nope"}, `"Nope" is not a built-in tool`},
 		{"no credentials", []string{"-p", "x"}, "no client in this test"},
@@ -264,6 +266,27 @@ func TestBypassRefusedForRootOutsideASandbox(t *testing.T) {
 		err := refuseBypassAsRoot(tt.mode, tt.euid, env(tt.sandbox))
 		if (err != nil) != tt.refused {
 			t.Errorf("mode %s euid %d IS_SANDBOX=%q: error %v, want refused=%v", tt.mode, tt.euid, tt.sandbox, err, tt.refused)
+		}
+	}
+}
+
+func TestSubAgentModel(t *testing.T) {
+	anthropic, _ := lookupProvider("anthropic")
+	ollama, _ := lookupProvider("ollama")
+	tests := []struct {
+		provider Provider
+		name     string
+		want     string
+	}{
+		{anthropic, "sonnet", "claude-sonnet-4-5"},
+		{anthropic, "claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001"},
+		{ollama, "haiku", "qwen3-coder"},
+		{ollama, "llama3.3", "llama3.3"},
+	}
+	for _, tt := range tests {
+		s := &session{provider: tt.provider, model: "qwen3-coder"}
+		if got := s.subAgentModel(tt.name); got != tt.want {
+			t.Errorf("%s on %s = %q, want %q", tt.name, tt.provider.Name, got, tt.want)
 		}
 	}
 }

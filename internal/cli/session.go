@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
@@ -16,6 +17,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -34,6 +36,8 @@ type session struct {
 	dirs     []string
 	perm     *permission.Context
 	pool     []tool.Tool
+	// agentTypes are the sub-agent types the Agent tool offers.
+	agentTypes []subagent.Type
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -75,8 +79,41 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.pool = tools.AssemblePool(s.perm, only, nil)
+	types, errs := subagent.LoadTypes(subagent.Dirs(cwd, config.Home()))
+	for _, err := range errs {
+		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
+	}
+	s.agentTypes = types
+	s.pool = subagent.Describe(tools.AssemblePool(s.perm, only, nil), types)
 	return s, nil
+}
+
+// subAgents configures the sub-agents of the session's Agent tool: their
+// system prompts and the models their aliases name on this provider.
+func (s *session) subAgents() *agent.SubAgents {
+	return &agent.SubAgents{
+		Types: s.agentTypes,
+		System: func(t subagent.Type, model string, toolNames []string) string {
+			return prompt.BuildSubAgent(t.Prompt, prompt.Options{
+				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(),
+			})
+		},
+		Model: s.subAgentModel,
+	}
+}
+
+// subAgentModel resolves the model an Agent call or agent type names: an
+// alias is Claude Code's model on the Anthropic API, and the session's own
+// model elsewhere, where "sonnet" names nothing; other names are used as given.
+func (s *session) subAgentModel(name string) string {
+	full, alias := modelAliases[name]
+	switch {
+	case alias && s.provider.API == APIAnthropic:
+		return full
+	case alias:
+		return s.model
+	}
+	return name
 }
 
 // permissionContext layers the settings files' rules and mode under the

@@ -137,3 +137,9 @@ func memorySection(files []MemoryFile) string {
 	}
 	return b.String()
 }
+
+// MemoryText returns the memory files for cwd rendered as the system prompt
+// shows them, or "" when there are none; compaction carries it over verbatim.
+func MemoryText(cwd string) string {
+	return memorySection(MemoryFiles(cwd))
+}

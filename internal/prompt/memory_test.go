@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/config"
 )
 
 // under keeps the files below root, dropping any the walk finds above the test's directory.
@@ -175,5 +177,19 @@ func TestMemoryFilesRelativeCwd(t *testing.T) {
 	got := under(root, MemoryFiles("."))
 	if len(got) != 1 || got[0].Path != filepath.Join(root, "CLAUDE.md") {
 		t.Fatalf("got %+v, want %s", got, filepath.Join(root, "CLAUDE.md"))
+	}
+}
+
+func TestMemoryTextIsThePromptsMemorySection(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv(config.HomeEnv, filepath.Join(root, "home"))
+	writeFile(t, filepath.Join(root, "proj", "CLAUDE.md"), "Always run make check.")
+	text := MemoryText(filepath.Join(root, "proj"))
+	if !strings.Contains(text, "Always run make check.") || !strings.Contains(text, filepath.Join(root, "proj", "CLAUDE.md")) {
+		t.Errorf("MemoryText = %q, want the file's path and content", text)
+	}
+	full := Build(Options{Cwd: filepath.Join(root, "proj")})
+	if !strings.Contains(full, text) {
+		t.Error("the system prompt does not hold MemoryText's text")
 	}
 }

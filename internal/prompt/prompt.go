@@ -66,6 +66,23 @@ func build(opts Options, h host) string {
 	return strings.Join(sections, "\n\n")
 }
 
+// BuildSubAgent returns the system prompt of a sub-agent: its role (the
+// agent type's prompt) in place of mini-claude's standing instructions, then
+// the guidance for its tools, the environment block and the memory files.
+func BuildSubAgent(role string, opts Options) string {
+	h := host{platform: runtime.GOOS, osVersion: osVersion(), home: config.Home()}
+	cwd := absDir(opts.Cwd)
+	sections := []string{role}
+	if tools := toolSection(opts.ToolNames); tools != "" {
+		sections = append(sections, tools)
+	}
+	sections = append(sections, envSection(opts, cwd, h))
+	if memory := memorySection(memoryFiles(cwd, h.home)); memory != "" {
+		sections = append(sections, memory)
+	}
+	return strings.Join(sections, "\n\n")
+}
+
 // absDir returns dir as a clean absolute path, or cleaned as is if the process's
 // working directory is unknown.
 func absDir(dir string) string {

@@ -209,3 +209,22 @@ func TestOSVersion(t *testing.T) {
 		t.Errorf("osVersion() = %q, want kernel name and release", got)
 	}
 }
+
+func TestBuildSubAgent(t *testing.T) {
+	root := fixture(t)
+	t.Setenv("MINI_CLAUDE_HOME", filepath.Join(root, "home"))
+	opts := fullOptions(root)
+	opts.ToolNames = []string{"Read", "Grep"}
+	got := BuildSubAgent("You review code.", opts)
+	if !strings.HasPrefix(got, "You review code.\n\n") {
+		t.Errorf("the prompt does not start with the role: %.80q", got)
+	}
+	for _, want := range []string{"Working directory: " + opts.Cwd, "Model: claude-sonnet-4-5", "Run `make test` before committing."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the sub-agent prompt lacks %q", want)
+		}
+	}
+	if main := Build(opts); strings.Contains(got, strings.SplitN(main, "\n", 2)[0]) {
+		t.Error("the sub-agent prompt holds the main agent's identity")
+	}
+}

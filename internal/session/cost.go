@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -105,6 +106,10 @@ func CostsOf(path string, price func(model string, u llm.Usage) float64) (*Costs
 		}
 		previous := ""
 		for _, line := range l.Lines {
+			if line.Type == TypeSystem {
+				c.addSystem(line)
+				continue
+			}
 			if line.Type != TypeAssistant || line.Message == nil || line.Message.Usage == nil {
 				continue
 			}
@@ -116,6 +121,17 @@ func CostsOf(path string, price func(model string, u llm.Usage) float64) (*Costs
 		}
 	}
 	return c, nil
+}
+
+// addSystem counts the usage a system line records, such as a compaction's summarising request.
+func (c *Costs) addSystem(line Line) {
+	var meta struct {
+		Model string     `json:"model"`
+		Usage *llm.Usage `json:"usage"`
+	}
+	if json.Unmarshal(line.Metadata, &meta) == nil && meta.Usage != nil && *meta.Usage != (llm.Usage{}) {
+		c.Add(meta.Model, *meta.Usage)
+	}
 }
 
 // WriteReport prints the usage and cost of a session, in total and per model.

@@ -33,7 +33,9 @@ type Line struct {
 	// IsSidechain is true in a sub-agent's transcript, whose lines carry its AgentID.
 	IsSidechain bool   `json:"isSidechain"`
 	AgentID     string `json:"agentId,omitempty"`
-	Type        string `json:"type"`
+	// ParentToolUseID is the parent's Agent call that started the sub-agent.
+	ParentToolUseID string `json:"parentToolUseId,omitempty"`
+	Type            string `json:"type"`
 	// Subtype and Content describe a system line.
 	Subtype string `json:"subtype,omitempty"`
 	Content string `json:"content,omitempty"`

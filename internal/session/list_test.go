@@ -104,7 +104,7 @@ func TestCompactedStartsTheHistoryAgain(t *testing.T) {
 func TestChildTranscript(t *testing.T) {
 	project := setup(t)
 	parent := conversation(t, Config{Project: project, ID: NewID()}, user(llm.TextBlock("delegate")))
-	child, err := parent.Child("a1b2c3")
+	child, err := parent.Child("a1b2c3", "toolu_agent")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestChildTranscript(t *testing.T) {
 		t.Fatalf("%v, %d lines", err, len(loaded.Lines))
 	}
 	for _, line := range loaded.Lines {
-		if !line.IsSidechain || line.AgentID != "a1b2c3" || line.SessionID != parent.ID() {
+		if !line.IsSidechain || line.AgentID != "a1b2c3" || line.ParentToolUseID != "toolu_agent" || line.SessionID != parent.ID() {
 			t.Errorf("child line %+v", line)
 		}
 	}
@@ -138,7 +138,7 @@ func TestCostReport(t *testing.T) {
 	tr := conversation(t, cfg, user(llm.TextBlock("go")), assistant(use("t1", "Read", `{}`)), user(result("t1", "x", false)))
 	tr.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("done")), Model: "claude-opus-4-5",
 		Usage: llm.Usage{InputTokens: 12000, OutputTokens: 2500, CacheReadInputTokens: 40000, CacheCreationInputTokens: 8000}})
-	child, _ := tr.Child("sub1")
+	child, _ := tr.Child("sub1", "toolu_1")
 	child.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("sub")), Model: "claude-haiku-4-5",
 		Usage: llm.Usage{InputTokens: 3000, OutputTokens: 400}})
 	child.OnEvent(agent.AssistantMessage{Message: assistant(llm.TextBlock("sub")), Model: "claude-haiku-4-5",
@@ -216,5 +216,44 @@ func TestCostsCountAResponseSplitOverLinesOnce(t *testing.T) {
 	}
 	if total := costs.Total(); total.Requests != 4 || total.Usage.InputTokens != 400 {
 		t.Errorf("total %+v, want 4 responses of 100 input tokens", total)
+	}
+}
+
+func TestSubAgentAndCompactionEvents(t *testing.T) {
+	project := setup(t)
+	tr, err := Create(Config{Project: project, ID: NewID(), Model: "claude-opus-4-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.OnEvent(agent.UserMessage{Message: user(llm.TextBlock("task"))})
+	tr.OnEvent(agent.SubAgentStarted{AgentID: "a1", ParentToolUseID: "toolu_9", Model: "claude-haiku-4-5"})
+	tr.OnEvent(agent.SubAgentEvent{AgentID: "a1", ParentToolUseID: "toolu_9", Event: agent.UserMessage{Message: user(llm.TextBlock("look"))}})
+	tr.OnEvent(agent.SubAgentEvent{AgentID: "a1", ParentToolUseID: "toolu_9", Event: agent.SubAgentEvent{AgentID: "a2", ParentToolUseID: "toolu_10",
+		Event: agent.AssistantMessage{Model: "claude-haiku-4-5", Message: assistant(llm.TextBlock("deeper")), Usage: llm.Usage{InputTokens: 10}}}})
+	tr.OnEvent(agent.SubAgentEvent{AgentID: "a1", ParentToolUseID: "toolu_9", Event: agent.AssistantMessage{Model: "claude-haiku-4-5",
+		Message: assistant(llm.TextBlock("found")), Usage: llm.Usage{InputTokens: 20}}})
+	tr.OnEvent(agent.SubAgentFinished{AgentID: "a1", ParentToolUseID: "toolu_9"})
+	tr.OnEvent(agent.Compacted{Trigger: agent.CompactAuto, PreTokens: 9000, PostTokens: 800, Message: user(llm.TextBlock("summary")),
+		Usage: llm.Usage{InputTokens: 9000, OutputTokens: 500}})
+	tr.Close()
+
+	sub := filepath.Join(Dir(project), tr.ID(), "subagents")
+	for name, want := range map[string]int{"agent-a1.jsonl": 2, "agent-a2.jsonl": 1} {
+		loaded, err := Load(filepath.Join(sub, name))
+		if err != nil || len(loaded.Lines) != want {
+			t.Errorf("%s: %v, %d lines, want %d", name, err, len(loaded.Lines), want)
+		}
+	}
+	loaded, _ := Load(tr.Path())
+	if len(loaded.Messages) != 1 || loaded.Messages[0].Text() != "summary" || loaded.Lines[1].Subtype != SubtypeCompactBoundary {
+		t.Fatalf("main transcript: %s", mustJSON(loaded.Lines))
+	}
+	costs, _ := CostsOf(tr.Path(), nil)
+	var got []string
+	for _, m := range costs.Models() {
+		got = append(got, fmt.Sprintf("%s %d %d", m.Model, m.Requests, m.Usage.InputTokens))
+	}
+	if strings.Join(got, ", ") != "claude-opus-4-5 1 9000, claude-haiku-4-5 2 30" {
+		t.Errorf("costs: %s", strings.Join(got, ", "))
 	}
 }

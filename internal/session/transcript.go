@@ -25,6 +25,8 @@ type Config struct {
 	ID      string
 	// Version is mini-claude's version, written on every line.
 	Version string
+	// Model is the session's model, which made the summaries of compactions.
+	Model string
 	// State is the tools' session: its current directory goes on every line and
 	// the changes of its file state on the lines of tool results. Nil writes
 	// the project as the directory and no file state.
@@ -41,6 +43,11 @@ type Transcript struct {
 	cfg     Config
 	path    string
 	agentID string
+	// parentToolUseID is the Agent call that started a sub-agent's transcript.
+	parentToolUseID string
+	// subagents is the folder of the session's sub-agent transcripts.
+	subagents string
+	children  map[string]*Transcript
 
 	mu     sync.Mutex
 	f      *os.File
@@ -52,10 +59,10 @@ type Transcript struct {
 // Create starts the transcript of a new session; it fails when the session
 // already has one.
 func Create(cfg Config) (*Transcript, error) {
-	return create(cfg, Path(cfg.Project, cfg.ID), "")
+	return create(cfg, Path(cfg.Project, cfg.ID))
 }
 
-func create(cfg Config, path, agentID string) (*Transcript, error) {
+func create(cfg Config, path string) (*Transcript, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create the transcript folder: %w", err)
 	}
@@ -67,7 +74,12 @@ func create(cfg Config, path, agentID string) (*Transcript, error) {
 		return nil, fmt.Errorf("create the transcript: %w", err)
 	}
 	syncDir(filepath.Dir(path))
-	return &Transcript{cfg: cfg, path: path, agentID: agentID, f: f, files: records(cfg.State)}, nil
+	return newTranscript(cfg, path, f), nil
+}
+
+func newTranscript(cfg Config, path string, f *os.File) *Transcript {
+	return &Transcript{cfg: cfg, path: path, f: f, files: records(cfg.State), children: map[string]*Transcript{},
+		subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents")}
 }
 
 // Resume opens the transcript loaded for appending, after cutting off a torn
@@ -87,7 +99,8 @@ func Resume(cfg Config, loaded *Loaded) (*Transcript, error) {
 		f.Close()
 		return nil, err
 	}
-	t := &Transcript{cfg: cfg, path: loaded.Path, f: f, last: loaded.LastUUID, files: records(cfg.State)}
+	t := newTranscript(cfg, loaded.Path, f)
+	t.last = loaded.LastUUID
 	if loaded.Interrupted != nil {
 		t.message(TypeUser, &Message{Role: llm.RoleUser, Content: loaded.Interrupted.Content}, "", nil)
 	}
@@ -155,9 +168,10 @@ func (t *Transcript) Err() error {
 	return nil
 }
 
-// OnEvent records the messages of a run: the prompt and tool results
-// (UserMessage) and each assistant message with its model and usage; other
-// events are not part of the transcript.
+// OnEvent records a run: the prompt and tool results (UserMessage), each
+// assistant message with its model and usage, compactions, cleared results,
+// and each sub-agent's events in a transcript of its own. Other events are
+// not part of the transcript.
 func (t *Transcript) OnEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.UserMessage:
@@ -167,6 +181,63 @@ func (t *Transcript) OnEvent(e agent.Event) {
 		usage := e.Usage
 		t.message(TypeAssistant, &Message{ID: e.ID, Type: "message", Role: llm.RoleAssistant, Model: e.Model,
 			Content: e.Message.Content, StopReason: &stop, Usage: &usage}, e.RequestID, nil)
+	case agent.Compacted:
+		t.Compacted([]llm.Message{e.Message}, compactMetadata{Trigger: string(e.Trigger), PreTokens: e.PreTokens,
+			PostTokens: e.PostTokens, MessagesSummarized: e.MessagesSummarized, DurationMS: e.Duration.Milliseconds(),
+			Model: t.cfg.Model, Usage: &e.Usage})
+	case agent.CompactionFailed:
+		t.AppendSystem("compaction_failed", e.Err.Error(), compactMetadata{Trigger: string(e.Trigger), Model: t.cfg.Model, Usage: &e.Usage})
+	case agent.ResultsCleared:
+		t.AppendSystem("results_cleared", fmt.Sprintf("Cleared %d old tool results (%d characters)", len(e.ToolUseIDs), e.Chars), e)
+	case agent.SubAgentStarted:
+		t.child(e.AgentID, e.ParentToolUseID, e.Model)
+	case agent.SubAgentEvent:
+		if child := t.child(e.AgentID, e.ParentToolUseID, ""); child != nil {
+			child.OnEvent(e.Event)
+		}
+	case agent.SubAgentFinished:
+		t.closeChild(e.AgentID)
+	}
+}
+
+// compactMetadata describes a compaction, with the usage of its summarising
+// request, which CostsOf counts.
+type compactMetadata struct {
+	Trigger            string     `json:"trigger"`
+	PreTokens          int        `json:"preTokens,omitempty"`
+	PostTokens         int        `json:"postTokens,omitempty"`
+	MessagesSummarized int        `json:"messagesSummarized,omitempty"`
+	DurationMS         int64      `json:"durationMs,omitempty"`
+	Model              string     `json:"model,omitempty"`
+	Usage              *llm.Usage `json:"usage,omitempty"`
+}
+
+// child returns the open transcript of a sub-agent, starting it on first use;
+// nil when it cannot be written (OnError was told).
+func (t *Transcript) child(agentID, parentToolUseID, model string) *Transcript {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.children[agentID]; ok {
+		return c
+	}
+	c, err := t.startChild(agentID, parentToolUseID, model)
+	if err != nil {
+		if t.cfg.OnError != nil {
+			t.cfg.OnError(err)
+		}
+		return nil
+	}
+	t.children[agentID] = c
+	return c
+}
+
+func (t *Transcript) closeChild(agentID string) {
+	t.mu.Lock()
+	c, ok := t.children[agentID]
+	delete(t.children, agentID)
+	t.mu.Unlock()
+	if ok && c != nil {
+		c.Close()
 	}
 }
 
@@ -204,15 +275,39 @@ func (t *Transcript) Compacted(history []llm.Message, metadata any) error {
 }
 
 // Child starts the transcript of a sub-agent of this session, linked by
-// agentID: <session id>/subagents/agent-<agentID>.jsonl beside this one, its
-// lines marked as a sidechain with the agent's id. It shares the Config.
-func (t *Transcript) Child(agentID string) (*Transcript, error) {
-	dir := filepath.Join(filepath.Dir(t.path), t.cfg.ID, "subagents")
-	return create(t.cfg, filepath.Join(dir, "agent-"+agentID+".jsonl"), agentID)
+// agentID and the Agent call parentToolUseID: <session id>/subagents/agent-<agentID>.jsonl
+// beside this one (the sub-agents of sub-agents too), its lines marked as a
+// sidechain with both ids. OnEvent starts them itself from the sub-agent events.
+func (t *Transcript) Child(agentID, parentToolUseID string) (*Transcript, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.startChild(agentID, parentToolUseID, "")
 }
 
-// Close closes the file; the lines are on disk already.
+func (t *Transcript) startChild(agentID, parentToolUseID, model string) (*Transcript, error) {
+	cfg := t.cfg
+	if model != "" {
+		cfg.Model = model
+	}
+	c, err := create(cfg, filepath.Join(t.subagents, "agent-"+agentID+".jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("start the transcript of sub-agent %s: %w", agentID, err)
+	}
+	c.agentID, c.parentToolUseID, c.subagents = agentID, parentToolUseID, t.subagents
+	return c, nil
+}
+
+// Close closes the file and those of sub-agents still open; the lines are on disk already.
 func (t *Transcript) Close() error {
+	t.mu.Lock()
+	children := t.children
+	t.children = map[string]*Transcript{}
+	t.mu.Unlock()
+	for _, c := range children {
+		if c != nil {
+			c.Close()
+		}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.f.Close()
@@ -246,7 +341,7 @@ func (t *Transcript) write(line Line) {
 		parent := t.last
 		line.ParentUUID = &parent
 	}
-	line.IsSidechain, line.AgentID = t.agentID != "", t.agentID
+	line.IsSidechain, line.AgentID, line.ParentToolUseID = t.agentID != "", t.agentID, t.parentToolUseID
 	line.Timestamp = timestamp(time.Now())
 	line.Cwd, line.SessionID, line.Version = t.cfg.Project, t.cfg.ID, t.cfg.Version
 	if t.cfg.State != nil {
@@ -275,6 +370,9 @@ func (t *Transcript) write(line Line) {
 // fileChanges returns the file records that changed since the last line
 // that carried them, and remembers them.
 func (t *Transcript) fileChanges() map[string]FileRecord {
+	if t.agentID != "" {
+		return nil // a sub-agent has a session, and file state, of its own
+	}
 	now := records(t.cfg.State)
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -16,6 +16,8 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/grep"
 	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -34,6 +36,8 @@ var builtins = []tool.Tool{
 	grep.Tool,
 	notebookedit.Tool,
 	read.Tool,
+	subagent.Tool,
+	todowrite.Tool,
 	write.Tool,
 }
 

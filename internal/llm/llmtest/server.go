@@ -34,9 +34,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
 )
 
 // Server is a running scripted model server.
@@ -59,6 +62,8 @@ type Server struct {
 	served       int
 	noRecord     bool
 	onRequest    func(Request)
+	respond      func(Request) Turn
+	routes       []route
 }
 
 // New starts a server for a test. When the test ends it closes the server and
@@ -204,11 +209,31 @@ func (s *Server) violate(format string, args ...any) {
 	s.violations = append(s.violations, fmt.Sprintf(format, args...))
 }
 
+// ServeFunc makes the server answer every request with the turn fn returns
+// for it, in place of a script: for long runs whose answers depend on what was
+// sent (a summarising request, the size of the history). The turns fn returns
+// cannot hold faults. Calls may be concurrent.
+func (s *Server) ServeFunc(fn func(Request) Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.respond = fn
+}
+
 // pick chooses the turn answering req and the fault to serve instead, if any;
 // serial numbers the answers the server has given.
 func (s *Server) pick(req Request, api *wireAPI) (turn Turn, fault *Fault, serial int, ok bool) {
 	s.mu.Lock()
+	if fn := s.respond; fn != nil {
+		s.served++
+		serial = s.served
+		s.mu.Unlock()
+		return s.answer(fn, req, api, serial)
+	}
 	defer s.mu.Unlock()
+	if t, idx, ok := s.routed(req); ok {
+		s.served++
+		return t.resolved(idx, req.Model, api.toolIDPrefix), nil, s.served, true
+	}
 	idx := s.next
 	if s.byHistory {
 		idx = min(req.AssistantTurns(), len(s.turns)-1)
@@ -227,6 +252,21 @@ func (s *Server) pick(req Request, api *wireAPI) (turn Turn, fault *Fault, seria
 	return t.resolved(idx, req.Model, api.toolIDPrefix), fault, s.served, true
 }
 
+// answer returns the turn fn gives for req, or reports false with a violation
+// when that turn cannot be served.
+func (s *Server) answer(fn func(Request) Turn, req Request, api *wireAPI, serial int) (Turn, *Fault, int, bool) {
+	t := fn(req)
+	err := t.validate()
+	if err == nil && len(t.Faults) > 0 {
+		err = fmt.Errorf("a turn from ServeFunc cannot hold faults")
+	}
+	if err != nil {
+		s.violate("%s: llmtest: ServeFunc: %v", req.ID, err)
+		return Turn{}, nil, 0, false
+	}
+	return t.resolved(serial, req.Model, api.toolIDPrefix), nil, serial, true
+}
+
 // Pending returns how many pushed turns a queue-mode script has not served yet.
 func (s *Server) Pending() int {
 	s.mu.Lock()
@@ -235,4 +275,65 @@ func (s *Server) Pending() int {
 		return 0
 	}
 	return len(s.turns) - s.next
+}
+
+// route is a script of its own for the requests that match.
+type route struct {
+	match func(Request) bool
+	turns []Turn
+}
+
+// Route gives the requests that match a script of their own, chosen by
+// history like ServeByHistory: a matching request whose history holds i
+// assistant messages gets turns[i], or the last turn past the end. Routes are
+// tried in the order added, before the main script, so conversations that run
+// at the same time (sub-agents) each follow their own script however their
+// requests interleave. Route panics on a turn that cannot be served or that
+// has faults, which routes do not serve.
+func (s *Server) Route(match func(Request) bool, turns ...Turn) {
+	if len(turns) == 0 {
+		panic("llmtest: Route: no turns")
+	}
+	for i, t := range turns {
+		if err := t.validate(); err != nil {
+			panic(fmt.Sprintf("llmtest: Route: turn %d: %v", i, err))
+		}
+		if len(t.Faults) > 0 {
+			panic(fmt.Sprintf("llmtest: Route: turn %d has faults; routes do not serve faults", i))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes = append(s.routes, route{match: match, turns: turns})
+}
+
+// FirstUserText matches the requests whose first user message has a text
+// block containing substr: the prompt that started the conversation.
+func FirstUserText(substr string) func(Request) bool {
+	return func(r Request) bool {
+		for _, m := range r.Messages {
+			if m.Role != llm.RoleUser {
+				continue
+			}
+			for _, b := range m.Content {
+				if b.Type == llm.BlockText && strings.Contains(b.Text, substr) {
+					return true
+				}
+			}
+			return false
+		}
+		return false
+	}
+}
+
+// routed returns the turn a route serves req and its position, numbered
+// apart from the main script's so generated tool_use ids stay unique.
+func (s *Server) routed(req Request) (Turn, int, bool) {
+	for ri, r := range s.routes {
+		if r.match(req) {
+			idx := min(req.AssistantTurns(), len(r.turns)-1)
+			return r.turns[idx], (ri+1)*1000 + idx, true
+		}
+	}
+	return Turn{}, 0, false
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -196,5 +197,21 @@ func TestOtherEndpoints(t *testing.T) {
 	}
 	if v := srv.Violations(); len(v) != 1 || !strings.Contains(v[0], "no such endpoint") {
 		t.Errorf("violations = %q", v)
+	}
+}
+
+func TestServeFunc(t *testing.T) {
+	srv := New(t)
+	srv.ServeFunc(func(req Request) Turn {
+		text := req.Messages[len(req.Messages)-1].Text()
+		return Turn{Blocks: []llm.ContentBlock{Text("echo " + text)}, Usage: llm.Usage{InputTokens: len(req.Body) / 4}}
+	})
+	for _, word := range []string{"one", "two"} {
+		b := body(t, llm.UserText(word))
+		resp := post(t, context.Background(), srv.URL, "/v1/messages", b)
+		data, _ := io.ReadAll(resp.Body)
+		if !strings.Contains(string(data), "echo "+word) || !strings.Contains(string(data), fmt.Sprintf(`"input_tokens":%d`, len(b)/4)) {
+			t.Errorf("answer to %q lacks the echo or the usage:\n%s", word, data)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -106,4 +107,16 @@ func (s *State) Restore(path string, r Record) bool {
 	defer s.mu.Unlock()
 	s.records[path] = r
 	return current
+}
+
+// Paths returns the absolute paths the session has read or written, sorted.
+func (s *State) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	paths := make([]string, 0, len(s.records))
+	for path := range s.records {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	return paths
 }

@@ -137,7 +137,9 @@ func reportContent(files []fileResult, q *query) Output {
 	for _, f := range files {
 		var lines []line
 		n := 0
-		if total < q.page.end() {
+		if f.dropped {
+			n = f.lines
+		} else if total < q.page.end() {
 			lines = fileLines(f, q)
 			n = len(lines)
 		} else {

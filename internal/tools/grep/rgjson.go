@@ -51,8 +51,7 @@ var (
 // file. Match and context lines, which can number millions, are read by
 // hand; the rest through encoding/json.
 func parseJSON(r *bufio.Reader, q *query) ([]fileResult, error) {
-	var files []fileResult
-	var cur *fileResult
+	jr := jsonReader{q: q, keep: newPageKeeper(q), cur: -1}
 	for {
 		line, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -60,24 +59,49 @@ func parseJSON(r *bufio.Reader, q *query) ([]fileResult, error) {
 			rest, restErr := r.ReadBytes('\n')
 			line, err = append(head, rest...), restErr
 		}
-		if len(line) > 0 && !bytes.HasPrefix(line, summaryPrefix) {
-			var handled bool
-			files, cur, handled = quickMessage(files, cur, line, q)
-			if !handled {
-				var msg rgMessage
-				if jerr := json.Unmarshal(line, &msg); jerr != nil {
-					return nil, jerr
-				}
-				files, cur = applyMessage(files, cur, msg, q)
+		if len(line) > 0 && !bytes.HasPrefix(line, summaryPrefix) && !jr.quick(line) {
+			var msg rgMessage
+			if jerr := json.Unmarshal(line, &msg); jerr != nil {
+				return nil, jerr
 			}
+			jr.apply(msg)
 		}
 		if err == io.EOF {
-			return files, nil
+			return jr.files, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+}
+
+// jsonReader collects the files of rg's JSON output.
+type jsonReader struct {
+	q     *query
+	keep  *pageKeeper
+	files []fileResult
+	// cur is the index of the file being read, or -1 between files.
+	cur int
+}
+
+func (jr *jsonReader) begin(path []byte) {
+	f := fileResult{path: jr.q.relative(path), binaryOffset: -1}
+	if jr.keep.beyond(jr.files, f.path) {
+		f.tally = &lineTally{}
+	}
+	jr.files = append(jr.files, f)
+	jr.cur = len(jr.files) - 1
+}
+
+func (jr *jsonReader) end(binaryOffset *int64) {
+	if jr.cur < 0 {
+		return
+	}
+	if binaryOffset != nil {
+		jr.files[jr.cur].binaryOffset = *binaryOffset
+	}
+	jr.keep.finished(jr.files, jr.cur)
+	jr.cur = -1
 }
 
 func (f *fileResult) addEvent(ev event) {
@@ -87,65 +111,82 @@ func (f *fileResult) addEvent(ev event) {
 	f.events = append(f.events, ev)
 }
 
-// applyMessage takes one message read through encoding/json.
-func applyMessage(files []fileResult, cur *fileResult, msg rgMessage, q *query) ([]fileResult, *fileResult) {
+// apply takes one message read through encoding/json.
+func (jr *jsonReader) apply(msg rgMessage) {
 	switch msg.Type {
 	case "begin":
-		files = append(files, fileResult{path: q.relative(msg.Data.Path.raw()), binaryOffset: -1})
-		return files, &files[len(files)-1]
+		jr.begin(msg.Data.Path.raw())
 	case "match", "context":
-		if cur == nil {
-			return files, nil
+		if jr.cur < 0 {
+			return
 		}
 		ev := event{context: msg.Type == "context", line: msg.Data.LineNumber, raw: msg.Data.Lines.raw()}
-		if !ev.context && q.onlyMatching {
+		if !ev.context && jr.q.onlyMatching {
 			for _, s := range msg.Data.Submatches {
 				ev.subs = append(ev.subs, span{s.Start, s.End})
 			}
 		}
-		cur.addEvent(ev)
+		jr.add(ev)
 	case "end":
-		if cur != nil && msg.Data.BinaryOffset != nil {
-			cur.binaryOffset = *msg.Data.BinaryOffset
-		}
-		return files, nil
+		jr.end(msg.Data.BinaryOffset)
 	}
-	return files, cur
 }
 
-// quickMessage takes a begin, match, context or end message read by hand; it
+func (jr *jsonReader) add(ev event) {
+	f := &jr.files[jr.cur]
+	if f.tally == nil {
+		f.addEvent(ev)
+		return
+	}
+	if !ev.context {
+		f.count++
+	}
+	f.tally.add(ev.line, jr.q.contextBreaks, dropsAsBinary(ev.raw, ev.context))
+}
+
+// quick takes a begin, match, context or end message read by hand; it
 // reports false when the line is none of these or not in the expected shape.
-func quickMessage(files []fileResult, cur *fileResult, line []byte, q *query) ([]fileResult, *fileResult, bool) {
+func (jr *jsonReader) quick(line []byte) bool {
 	switch {
 	case bytes.HasPrefix(line, beginPrefix):
 		path, ok := quickText(line, `"path":{"`)
-		if !ok {
-			return files, cur, false
+		if ok {
+			jr.begin(path)
 		}
-		files = append(files, fileResult{path: q.relative(path), binaryOffset: -1})
-		return files, &files[len(files)-1], true
+		return ok
 	case bytes.HasPrefix(line, endPrefix):
 		at := bytes.Index(line, []byte(`"binary_offset":`))
 		if at < 0 {
-			return files, cur, false
+			return false
 		}
 		value := line[at+len(`"binary_offset":`):]
-		if !bytes.HasPrefix(value, []byte("null")) {
-			offset, _, ok := intAfter(value, "")
-			if !ok {
-				return files, cur, false
-			}
-			if cur != nil {
-				cur.binaryOffset = int64(offset)
-			}
+		if bytes.HasPrefix(value, []byte("null")) {
+			jr.end(nil)
+			return true
 		}
-		return files, nil, true
+		offset, _, ok := intAfter(value, "")
+		if ok {
+			at := int64(offset)
+			jr.end(&at)
+		}
+		return ok
 	}
-	ev, ok := quickEvent(line, q.onlyMatching)
-	if ok && cur != nil {
-		cur.addEvent(ev)
+	if jr.cur >= 0 && jr.files[jr.cur].tally != nil {
+		number, context, hasNUL, ok := quickCount(line)
+		if ok {
+			f := &jr.files[jr.cur]
+			if !context {
+				f.count++
+			}
+			f.tally.add(number, jr.q.contextBreaks, hasNUL)
+		}
+		return ok
 	}
-	return files, cur, ok
+	ev, ok := quickEvent(line, jr.q.onlyMatching)
+	if ok && jr.cur >= 0 {
+		jr.add(ev)
+	}
+	return ok
 }
 
 // quickText reads the text or bytes value that follows key.

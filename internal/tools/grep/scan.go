@@ -40,6 +40,12 @@ type fileResult struct {
 	// modTime is the file's modification time in milliseconds, as
 	// JavaScript's mtimeMs, known in files mode; 0 when it cannot be read.
 	modTime float64
+	// dropped says the file's text was not kept because it cannot reach the
+	// page of a content search; lines is then the number of lines it renders
+	// to, and tally counts them while the file is read (see pageKeeper).
+	dropped bool
+	lines   int
+	tally   *lineTally
 }
 
 // settings are the parts of a query a file search needs.

@@ -1,0 +1,169 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tools/bash"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
+)
+
+// CarriedState is what a compaction keeps verbatim next to the summary, never
+// summarised away.
+type CarriedState struct {
+	// OriginalTask is the first prompt of the session.
+	OriginalTask string
+	// LatestRequest is the prompt of the latest run.
+	LatestRequest string
+	Todos         []todowrite.Item
+	// FilesEdited are the files changed by successful edit tool calls, in the
+	// order first changed, across every compaction of the session.
+	FilesEdited []string
+	// FilesRead are the other files the session has read, sorted.
+	FilesRead []string
+	// Memory is the CLAUDE.md / AGENTS.md text of Options.Memory.
+	Memory          string
+	BackgroundTasks []bash.BackgroundTask
+}
+
+// editTools are the tools whose successful calls change the file named in
+// their input, with that input's field.
+var editTools = map[string]string{
+	"Write":        "file_path",
+	"Edit":         "file_path",
+	"MultiEdit":    "file_path",
+	"NotebookEdit": "notebook_path",
+}
+
+// maxFilesRead caps the list of files read that a compaction carries over.
+const maxFilesRead = 100
+
+// carriedState gathers the state a compaction keeps from the history and the session.
+func (a *Agent) carriedState() CarriedState {
+	env := a.opts.Env
+	env.Cwd = env.Session.Cwd()
+	edited := slices.Clone(a.edited)
+	for _, path := range editedFiles(a.messages) {
+		path = fileaccess.Resolve(&env, path)
+		if !slices.Contains(edited, path) {
+			edited = append(edited, path)
+		}
+	}
+	var read []string
+	for _, path := range fileaccess.StateOf(&env).Paths() {
+		if !slices.Contains(edited, path) {
+			read = append(read, path)
+		}
+	}
+	original, latest := a.originalTask, a.latestRequest
+	if original == "" {
+		original = firstPrompt(a.messages)
+	}
+	return CarriedState{
+		OriginalTask: original, LatestRequest: latest, Todos: todowrite.List(env.Session),
+		FilesEdited: edited, FilesRead: read, Memory: a.opts.Memory, BackgroundTasks: bash.Running(env.Session),
+	}
+}
+
+// editedFiles returns the paths named by the successful edit tool calls of
+// msgs, in call order, as the model wrote them.
+func editedFiles(msgs []llm.Message) []string {
+	failed := map[string]bool{}
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult && b.IsError {
+				failed[b.ToolUseID] = true
+			}
+		}
+	}
+	var paths []string
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			field, ok := editTools[b.Name]
+			if b.Type != llm.BlockToolUse || !ok || failed[b.ID] {
+				continue
+			}
+			var input map[string]any
+			if json.Unmarshal(b.Input, &input) != nil {
+				continue
+			}
+			if path, ok := input[field].(string); ok && path != "" {
+				paths = append(paths, path)
+			}
+		}
+	}
+	return paths
+}
+
+// compactedPrefix starts the message that replaces a compacted history.
+const compactedPrefix = "This session continues an earlier conversation that was compacted to free context."
+
+// firstPrompt returns the first prompt of a history, looking inside a
+// compacted message for the original task it carried.
+func firstPrompt(msgs []llm.Message) string {
+	for _, m := range msgs {
+		if m.Role != llm.RoleUser || slices.ContainsFunc(m.Content, isToolResult) {
+			continue
+		}
+		text := m.Text()
+		if !strings.HasPrefix(text, compactedPrefix) {
+			return text
+		}
+		if _, rest, ok := strings.Cut(text, "\n<original-task>\n"); ok {
+			task, _, _ := strings.Cut(rest, "\n</original-task>\n")
+			return task
+		}
+		return ""
+	}
+	return ""
+}
+
+// compactedText is the message that replaces the history: the summary, then
+// the carried state in tagged sections, then how to go on.
+func compactedText(summary string, s CarriedState) string {
+	var b strings.Builder
+	b.WriteString(compactedPrefix + " The summary below covers the earlier part. The sections after it are carried over verbatim and are authoritative where the summary differs.\n")
+	section := func(tag, body string) {
+		if strings.TrimSpace(body) != "" {
+			fmt.Fprintf(&b, "\n<%s>\n%s\n</%s>\n", tag, body, tag)
+		}
+	}
+	section("summary", summary)
+	section("original-task", s.OriginalTask)
+	if s.LatestRequest != "" && s.LatestRequest == s.OriginalTask {
+		section("latest-user-request", "(the original task above)")
+	} else {
+		section("latest-user-request", s.LatestRequest)
+	}
+	section("todo-list", todowrite.Format(s.Todos))
+	section("files-edited", strings.Join(s.FilesEdited, "\n"))
+	read := s.FilesRead
+	more := ""
+	if len(read) > maxFilesRead {
+		more = fmt.Sprintf("\n(and %d more)", len(read)-maxFilesRead)
+		read = read[:maxFilesRead]
+	}
+	section("files-read", strings.Join(read, "\n")+more)
+	section("background-tasks", formatTasks(s.BackgroundTasks))
+	section("memory", s.Memory)
+	b.WriteString("\nContinue the work from where it stopped, following the latest user request, without asking the user to repeat anything. Read a file again before changing it: its content is no longer in the conversation.")
+	return b.String()
+}
+
+// formatTasks lists running background tasks one a line.
+func formatTasks(tasks []bash.BackgroundTask) string {
+	lines := make([]string, len(tasks))
+	for i, t := range tasks {
+		label := t.Command
+		if t.Description != "" {
+			label = t.Description + ": " + t.Command
+		}
+		lines[i] = fmt.Sprintf("- %s (running since %s) %s; output in %s; read it with TaskOutput, stop it with TaskStop",
+			t.ID, t.Started.Format("15:04:05"), label, t.OutputPath)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,159 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+)
+
+// MaxDepth is how deep sub-agents nest: the main agent is at depth 0, and an
+// agent at MaxDepth cannot start any. A sub-agent gets the Agent tool only
+// when its type lists it.
+const MaxDepth = 2
+
+// SubAgents configures the sub-agents an agent may start with the Agent tool.
+type SubAgents struct {
+	// Types are the agent types the Agent tool offers.
+	Types []subagent.Type
+	// System returns a sub-agent's system prompt from its type, its model and
+	// the names of its tools.
+	System func(t subagent.Type, model string, toolNames []string) string
+	// Model resolves the model of an Agent call or type (an alias such as
+	// "sonnet", or an id); it is not called for "" or "inherit", which mean
+	// the parent's model. Nil takes names as they are.
+	Model func(name string) string
+}
+
+// ModelUsage is the usage and cost of one model in a run.
+type ModelUsage struct {
+	Usage   llm.Usage
+	CostUSD float64
+}
+
+// charge records the usage of a sub-agent, to be added to the result of the
+// run in progress, or of the next one for a background agent that ends between runs.
+func (a *Agent) charge(spent map[string]ModelUsage) {
+	a.spentMu.Lock()
+	defer a.spentMu.Unlock()
+	if a.spent == nil {
+		a.spent = map[string]ModelUsage{}
+	}
+	for model, u := range spent {
+		a.spent[model] = a.spent[model].add(u)
+	}
+}
+
+// settle adds the run's own usage and the sub-agents' charged so far to res.
+func (a *Agent) settle(res *Result) {
+	if res.Usage != (llm.Usage{}) {
+		res.ModelUsage = map[string]ModelUsage{a.opts.Model: {Usage: res.Usage, CostUSD: res.CostUSD}}
+	}
+	a.spentMu.Lock()
+	spent := a.spent
+	a.spent = nil
+	a.spentMu.Unlock()
+	for model, u := range spent {
+		if res.ModelUsage == nil {
+			res.ModelUsage = map[string]ModelUsage{}
+		}
+		res.ModelUsage[model] = res.ModelUsage[model].add(u)
+		res.CostUSD += u.CostUSD
+	}
+}
+
+func (u ModelUsage) add(v ModelUsage) ModelUsage {
+	return ModelUsage{Usage: u.Usage.Add(v.Usage), CostUSD: u.CostUSD + v.CostUSD}
+}
+
+// subAgentRunner runs the sub-agents of one agent's session.
+type subAgentRunner struct{ parent *Agent }
+
+// RunAgent runs a sub-agent to its end: a fresh conversation on the parent's
+// client, permissions, prompter and working directory, with the tools of
+// the parent's pool its type allows, and a session of its own. Its events
+// reach the parent's consumer as SubAgentEvent; its usage is charged to the parent.
+func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (subagent.Report, error) {
+	p := r.parent
+	model := p.subAgentModel(req)
+	depth := p.depth + 1
+	parentPool := p.pool
+	pool := func() []tool.Tool { return subAgentPool(parentPool(), req.Type, depth) }
+	session := tool.NewSession(p.opts.Env.Session.OriginalCwd())
+	session.SetCwd(p.opts.Env.Session.Cwd())
+	defer session.Close()
+	env := p.opts.Env
+	env.Session, env.ToolUseID = session, ""
+	report := subagent.Report{Model: model}
+	opts := Options{
+		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
+		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
+		SubAgents: p.opts.SubAgents,
+		OnEvent: func(e Event) {
+			switch e := e.(type) {
+			case AssistantMessage:
+				report.ContextTokens = e.Usage.InputTokens + e.Usage.CacheCreationInputTokens + e.Usage.CacheReadInputTokens + e.Usage.OutputTokens
+			case ToolStarted:
+				report.ToolUses++
+			}
+			p.emit(SubAgentEvent{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Event: e})
+		},
+	}
+	if sys := p.opts.SubAgents.System; sys != nil {
+		opts.System = sys(req.Type, model, tools.Names(pool()))
+	} else {
+		opts.System = req.Type.Prompt
+	}
+	child := newAgent(opts, depth, p.askMu)
+	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type.Name,
+		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})
+	started := time.Now()
+	res := child.Run(ctx, req.Prompt)
+	report.Duration = time.Since(started)
+	report.Text, report.Usage, report.CostUSD = res.Text, res.Usage, res.CostUSD
+	p.charge(res.ModelUsage)
+	p.emit(SubAgentFinished{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Background: req.Background,
+		Result: res, ContextTokens: report.ContextTokens, ToolUses: report.ToolUses})
+	if res.Outcome != Completed {
+		return report, fmt.Errorf("sub-agent %s: %w", req.AgentID, res.Err)
+	}
+	return report, nil
+}
+
+// subAgentModel picks the model of a sub-agent: the call's, else the type's,
+// else the parent's.
+func (a *Agent) subAgentModel(req subagent.Request) string {
+	for _, name := range []string{req.Model, req.Type.Model} {
+		if name == "" || name == "inherit" {
+			continue
+		}
+		if resolve := a.opts.SubAgents.Model; resolve != nil {
+			return resolve(name)
+		}
+		return name
+	}
+	return a.opts.Model
+}
+
+// subAgentPool is the part of the parent's pool a sub-agent of type t at
+// depth may use: the tools its type lists (all when it lists none), and the
+// Agent tool only when the type lists it and depth allows another level.
+func subAgentPool(parent []tool.Tool, t subagent.Type, depth int) []tool.Tool {
+	var pool []tool.Tool
+	for _, candidate := range parent {
+		listed := t.Tools == nil || slices.ContainsFunc(t.Tools, candidate.MatchesName)
+		if candidate.Name() == subagent.Name {
+			listed = t.Tools != nil && listed && depth < MaxDepth
+		}
+		if listed {
+			pool = append(pool, candidate)
+		}
+	}
+	return pool
+}
+

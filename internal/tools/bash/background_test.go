@@ -1,0 +1,27 @@
+package bash
+
+import (
+	"context"
+	"testing"
+)
+
+func TestRunningListsOnlyRunningBackgroundTasks(t *testing.T) {
+	h := newHarness(t)
+	if got := Running(h.session); len(got) != 0 {
+		t.Fatalf("Running before any command = %+v, want none", got)
+	}
+	h.bash("echo foreground")
+	long := taskID(t, h.bash("sleep 30", `"run_in_background":true`, `"description":"Sleep a long time"`).text)
+	short := taskID(t, h.bash("true", `"run_in_background":true`).text)
+	h.taskOutput(short)
+	got := Running(h.session)
+	if len(got) != 1 || got[0].ID != long || got[0].Command != "sleep 30" || got[0].Description != "Sleep a long time" || got[0].OutputPath == "" {
+		t.Fatalf("Running = %+v, want only the sleeping task %s with its output file", got, long)
+	}
+	if _, err := h.call(context.Background(), TaskStop, `{"task_id":"`+long+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := Running(h.session); len(got) != 0 {
+		t.Errorf("Running after TaskStop = %+v, want none", got)
+	}
+}
