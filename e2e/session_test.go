@@ -232,3 +232,39 @@ func TestUnwritableTranscriptIsAWarning(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 }
+
+func TestSubAgentTranscriptAndCost(t *testing.T) {
+	r := newRun(t)
+	const id = "5f0c6b1e-8d2a-4c3b-9e7f-0a1b2c3d4e5f"
+	r.srv.Route(llmtest.FirstUserText("delegate"),
+		llmtest.Turn{Blocks: []llm.ContentBlock{agentCall("a1", "Look around", "sub task", `,"model":"haiku"`)}, Usage: llm.Usage{InputTokens: 1000, OutputTokens: 100}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("delegated")}, Usage: llm.Usage{InputTokens: 1200, OutputTokens: 50}})
+	r.srv.Route(llmtest.FirstUserText("sub task"),
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("sub done")}, Usage: llm.Usage{InputTokens: 700, OutputTokens: 70}})
+	out := r.exec("-p", "delegate", "--session-id", id, "--model", "claude-sonnet-4-5", "--output-format", "json", "--dangerously-skip-permissions")
+	if out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	subs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(r.transcriptPath(id), ".jsonl"), "subagents", "agent-*.jsonl"))
+	if len(subs) != 1 {
+		t.Fatalf("sub-agent transcripts: %q", subs)
+	}
+	loaded, err := session.Load(subs[0])
+	if err != nil || len(loaded.Messages) != 2 || loaded.Messages[0].Text() != "sub task" || !loaded.Lines[0].IsSidechain || loaded.Lines[0].ParentToolUseID != "a1" {
+		t.Fatalf("sub-agent transcript: %v %s", err, jsonOf(loaded.Lines))
+	}
+	modelUsage := resultOf(t, out)["modelUsage"].(map[string]any)
+	cost := r.exec("cost", id)
+	for _, want := range []string{
+		"claude-sonnet-4-5:  2,200 input, 150 output",
+		"claude-haiku-4-5:   700 input, 70 output",
+		"Requests:     3",
+	} {
+		if !strings.Contains(cost.stdout, want) {
+			t.Errorf("cost lacks %q:\n%s", want, cost.stdout)
+		}
+	}
+	if len(modelUsage) != 2 {
+		t.Errorf("the result's modelUsage has %d models: %v", len(modelUsage), modelUsage)
+	}
+}

@@ -156,4 +156,3 @@ func subAgentPool(parent []tool.Tool, t subagent.Type, depth int) []tool.Tool {
 	}
 	return pool
 }
-
