@@ -305,19 +305,12 @@ func reminder(notices []string) string {
 
 // addUser adds a user message to the conversation with the session's queued
 // notices (a background task finished, say) at its end, so the model reads
-// them on its next turn and the transcript records them, and emits it. A
-// message that follows a user message (a prompt after an interrupted run)
-// joins it, as the API would.
+// them on its next turn and the transcript records them, and emits it.
 func (a *Agent) addUser(m llm.Message) {
 	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
 		m.Content = append(slices.Clone(m.Content), llm.TextBlock(reminder(notices)))
 	}
-	if n := len(a.messages); n > 0 && a.messages[n-1].Role == llm.RoleUser {
-		last := &a.messages[n-1]
-		last.Content = append(slices.Clone(last.Content), m.Content...)
-	} else {
-		a.messages = append(a.messages, m)
-	}
+	a.messages = append(a.messages, m)
 	a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
 }
 
