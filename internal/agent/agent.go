@@ -17,8 +17,10 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
 
 // Options configure an Agent.
@@ -31,7 +33,11 @@ type Options struct {
 	// Pool, when set, is asked for the current pool before each request and
 	// each tool lookup, in place of Tools: for pools that change during a
 	// session (MCP servers that connect late or change their tools).
-	Pool        func() []tool.Tool
+	Pool func() []tool.Tool
+	// ToolSearch decides which tools of the pool are deferred: left out of the
+	// request until the ToolSearch tool loads them, their names listed after
+	// System. The zero value defers MCP tools past 10% of the context window.
+	ToolSearch  toolsearch.Policy
 	Permissions *permission.Context
 	// Prompter answers permission asks; nil refuses them, as in headless runs.
 	Prompter permission.Prompter
@@ -112,7 +118,8 @@ type Agent struct {
 	// edited are the files changed before the last compaction.
 	edited          []string
 	compactFailures int
-	// specChars is the size of the tool definitions of the last request.
+	// specChars is the size of the tool definitions of the last request,
+	// with the list of deferred tools its system prompt added to System.
 	specChars int
 }
 
@@ -233,14 +240,15 @@ func (a *Agent) stopped(ctx context.Context, res Result, err error) Result {
 // the finished message to the conversation, in the form the API accepts back
 // (see historyMessage); the MessageEnd returned holds the message as received.
 func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error) {
+	specs, system := a.offer()
 	req := llm.Request{
-		Model: a.opts.Model, System: a.opts.System, Messages: a.messages,
-		Tools: a.specs(), MaxTokens: a.opts.MaxTokens,
+		Model: a.opts.Model, System: system, Messages: a.messages,
+		Tools: specs, MaxTokens: a.opts.MaxTokens,
 	}
 	started := time.Now()
 	defer func() { res.APIDuration += time.Since(started) }()
 	sent := len(a.messages)
-	a.specChars = specsSize(req.Tools)
+	a.specChars = specsSize(req.Tools) + len(system) - len(a.opts.System)
 	names := map[string]string{}
 	for ev, err := range a.opts.Client.Stream(ctx, req) {
 		if err != nil {
@@ -289,13 +297,17 @@ func (a *Agent) pool() []tool.Tool {
 	return a.opts.Tools
 }
 
-func (a *Agent) specs() []llm.ToolSpec {
-	pool := a.pool()
-	specs := make([]llm.ToolSpec, len(pool))
-	for i, t := range pool {
+// offer returns the tools to send with the next request and the system
+// prompt: the tools not deferred in pool order, then the deferred tools
+// ToolSearch loaded, in load order, so a load only appends to the tools array;
+// and System followed by the names of the deferred tools.
+func (a *Agent) offer() ([]llm.ToolSpec, string) {
+	send, deferred := toolsearch.Offer(a.pool(), a.opts.Env.Session, a.opts.ToolSearch)
+	specs := make([]llm.ToolSpec, len(send))
+	for i, t := range send {
 		specs[i] = t.Spec()
 	}
-	return specs
+	return specs, prompt.WithDeferredTools(a.opts.System, deferred)
 }
 
 // reminder wraps notices the way the model reads system reminders.

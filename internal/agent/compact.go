@@ -165,7 +165,8 @@ func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt st
 	} else {
 		msgs = append(msgs, llm.UserText(prompt))
 	}
-	req := llm.Request{Model: a.opts.Model, System: a.opts.System, Messages: msgs, Tools: a.specs(), MaxTokens: a.opts.MaxTokens}
+	specs, system := a.offer()
+	req := llm.Request{Model: a.opts.Model, System: system, Messages: msgs, Tools: specs, MaxTokens: a.opts.MaxTokens}
 	var usage llm.Usage
 	for ev, err := range a.opts.Client.Stream(ctx, req) {
 		if err != nil {

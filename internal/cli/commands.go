@@ -59,7 +59,7 @@ func newCmdTools(f *Factory) *cobra.Command {
 func newCmdSystemPrompt(f *Factory) *cobra.Command {
 	cmd, opts := newSessionCommand(f, "system-prompt", "Print the assembled system prompt for this directory",
 		func(s *session, opts *Options) error {
-			_, err := fmt.Fprintln(f.IO.Out, s.systemPrompt(opts))
+			_, err := fmt.Fprintln(f.IO.Out, s.firstSystemPrompt(opts))
 			return err
 		})
 	cmd.Flags().StringVar(&opts.SystemPrompt, "system-prompt", "", "Replace the built-in system prompt")

@@ -56,7 +56,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	p.start(s, tools.Names(s.pool), keySource(s.provider, f.Getenv))
 	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
-		Permissions: s.perm, Env: s.env(conv.id, state), MaxTurns: opts.MaxTurns, History: conv.history,
+		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(conv.id, state), MaxTurns: opts.MaxTurns, History: conv.history,
 		OnEvent: func(e agent.Event) {
 			conv.record(e)
 			p.event(e)

@@ -16,8 +16,10 @@ import (
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
+	"github.com/mini-claude/mini-claude/internal/tools/custom"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -38,6 +40,8 @@ type session struct {
 	pool     []tool.Tool
 	// agentTypes are the sub-agent types the Agent tool offers.
 	agentTypes []subagent.Type
+	// toolSearch decides which tools are deferred (MINI_CLAUDE_TOOL_SEARCH).
+	toolSearch toolsearch.Policy
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -84,7 +88,10 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
 	}
 	s.agentTypes = types
-	s.pool = subagent.Describe(tools.AssemblePool(s.perm, only, nil), types)
+	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
+		return nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	s.pool = subagent.Describe(tools.AssemblePool(s.perm, only, customTools(files, errOut)), types)
 	return s, nil
 }
 
@@ -114,6 +121,24 @@ func (s *session) subAgentModel(name string) string {
 		return s.model
 	}
 	return name
+}
+
+// customTools builds the command-backed tools of the settings files'
+// "tools" lists, reporting on errOut the entries left out: those that cannot
+// be built and those named like a built-in tool, even one not offered.
+func customTools(files []config.File, errOut io.Writer) []tool.Tool {
+	extra, problems := custom.Load(files)
+	for _, err := range problems {
+		fmt.Fprintf(errOut, "Warning: %v\n", err)
+	}
+	builtins := tools.AllBase()
+	return slices.DeleteFunc(extra, func(t tool.Tool) bool {
+		clash := tools.Find(builtins, t.Name()) != nil
+		if clash {
+			fmt.Fprintf(errOut, "Warning: the settings tool %s has the name of a built-in tool and is left out; rename it\n", t.Name())
+		}
+		return clash
+	})
 }
 
 // permissionContext layers the settings files' rules and mode under the
@@ -197,7 +222,8 @@ func selectTools(opts *Options) ([]string, error) {
 	return names, nil
 }
 
-// systemPrompt assembles the system prompt for the session's tools.
+// systemPrompt assembles the system prompt for the session's tools; the
+// agent adds the names of the deferred tools to it at each request.
 func (s *session) systemPrompt(opts *Options) string {
 	return prompt.Build(prompt.Options{
 		Cwd:            s.cwd,
@@ -208,6 +234,13 @@ func (s *session) systemPrompt(opts *Options) string {
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
 	})
+}
+
+// firstSystemPrompt is the system prompt of the session's first request: the
+// assembled prompt and the names of the tools deferred at the start.
+func (s *session) firstSystemPrompt(opts *Options) string {
+	_, deferred := toolsearch.Offer(s.pool, tool.NewSession(s.cwd), s.toolSearch)
+	return prompt.WithDeferredTools(s.systemPrompt(opts), deferred)
 }
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {

@@ -34,6 +34,9 @@ type File struct {
 	Provider string `json:"provider"`
 	// MCPServers is kept raw for the MCP client, which reads it in its own format.
 	MCPServers json.RawMessage `json:"mcpServers"`
+	// Tools is the list of command-backed tools the file defines, kept raw for
+	// internal/tools/custom, which reads it entry by entry.
+	Tools json.RawMessage `json:"tools"`
 }
 
 // Paths returns the settings files mini-claude reads for a session in cwd, in

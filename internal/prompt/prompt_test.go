@@ -228,3 +228,42 @@ func TestBuildSubAgent(t *testing.T) {
 		t.Error("the sub-agent prompt holds the main agent's identity")
 	}
 }
+
+func TestDeferredTools(t *testing.T) {
+	if got := DeferredTools(nil); got != "" {
+		t.Errorf("no deferred tools gave %q", got)
+	}
+	got := DeferredTools([]string{"mcp__slack__send_message", "NotebookEdit"})
+	golden := filepath.Join("testdata", "deferred.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("differs from %s (run go test -update if the change is intended):\n%s", golden, got)
+	}
+}
+
+func TestWithDeferredTools(t *testing.T) {
+	list := DeferredTools([]string{"A"})
+	tests := []struct {
+		system string
+		names  []string
+		want   string
+	}{
+		{"base", nil, "base"},
+		{"base", []string{"A"}, "base\n\n" + list},
+		{"", []string{"A"}, list},
+		{"", nil, ""},
+	}
+	for _, tt := range tests {
+		if got := WithDeferredTools(tt.system, tt.names); got != tt.want {
+			t.Errorf("WithDeferredTools(%q, %v) = %q, want %q", tt.system, tt.names, got, tt.want)
+		}
+	}
+}

@@ -17,7 +17,6 @@ var guidance = []struct{ name, text string }{
 	{"TodoWrite", "TodoWrite: for work with several steps, keep a task list. Have one item in progress at a time and mark each done as soon as it is."},
 	{"Agent", "Agent: hand a self-contained task, such as a broad search or an independent investigation, to a sub-agent that works in its own context and reports back. It cannot see this conversation, so give it everything it needs. Launch independent sub-agents in one message."},
 	{"WebFetch", "WebFetch: fetch a web page the user points you to or one you know is relevant. Do not make up URLs."},
-	{"ToolSearch", "ToolSearch: some tools are not loaded up front. When you need a capability you do not see, search for it by keyword and it becomes callable."},
 }
 
 // shellEquivalents names, for each dedicated tool, the shell commands it replaces.
@@ -69,4 +68,30 @@ func bashGuidance(has func(string) bool) string {
 		text += " Do not use the shell for what a dedicated tool does: use " + strings.Join(uses, "; ") + "."
 	}
 	return text
+}
+
+// DeferredTools is the part of the system prompt that names the tools whose
+// definitions are left out until ToolSearch loads them; "" when there are none.
+func DeferredTools(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return "<available-deferred-tools>\n" +
+		"These tools are available, but their definitions are not loaded, to keep this prompt small. " +
+		"Before calling one, load it with ToolSearch: query \"select:<name>[,<name>...]\" with names from this list, " +
+		"or keywords when you need a capability and do not know which tool has it.\n" +
+		strings.Join(names, "\n") + "\n</available-deferred-tools>"
+}
+
+// WithDeferredTools returns system followed by the DeferredTools block, or
+// system alone when no tool is deferred.
+func WithDeferredTools(system string, names []string) string {
+	list := DeferredTools(names)
+	switch {
+	case list == "":
+		return system
+	case system == "":
+		return list
+	}
+	return system + "\n\n" + list
 }

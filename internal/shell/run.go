@@ -22,6 +22,10 @@ type Spec struct {
 	// Env is the user's environment the command inherits, usually
 	// os.Environ(); Start adds the non-interactive settings (see NonInteractive).
 	Env []string
+	// Stdin is the command's standard input; nil is /dev/null. Give an
+	// *os.File (such as a pipe's read end): os/exec copies any other reader
+	// and waits for the copy, which children holding stdin open could block.
+	Stdin io.Reader
 	// Output receives stdout and stderr merged, in the order they were written.
 	// It is written from one goroutine at a time.
 	Output io.Writer
@@ -87,7 +91,7 @@ type step func(*launch) error
 //     and no controlling terminal, so /dev/tty prompts fail and the group can be killed.
 var steps = []step{trackCwd, nonInteractive, sandbox, isolate}
 
-// Start runs spec.Command with bash, stdin from /dev/null, and returns at once.
+// Start runs spec.Command with bash, stdin from spec.Stdin, and returns at once.
 // The command outlives no one: stop it with Terminate or Kill.
 func Start(spec Spec) (*Process, error) {
 	if spec.Output == nil {
@@ -145,7 +149,7 @@ func (l *launch) start() (*Process, error) {
 	}
 	cmd := &exec.Cmd{
 		Path: l.path, Args: l.argv, Env: l.env, Dir: l.spec.Dir,
-		Stdout: outWrite, Stderr: outWrite,
+		Stdin: l.spec.Stdin, Stdout: outWrite, Stderr: outWrite,
 		ExtraFiles:  append([]*os.File{cwdWrite}, l.extra...),
 		SysProcAttr: l.attr,
 	}

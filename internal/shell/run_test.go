@@ -84,6 +84,26 @@ func TestOutputIsMergedInOrder(t *testing.T) {
 	}
 }
 
+func TestStdin(t *testing.T) {
+	_, out := run(t, Spec{Command: "cat"})
+	if out != "" {
+		t.Errorf("without Stdin the command read %q, want nothing (/dev/null)", out)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, _ = w.WriteString(`{"city":"Paris"}`)
+		w.Close()
+	}()
+	_, out = run(t, Spec{Command: "cat", Stdin: r})
+	r.Close()
+	if out != `{"city":"Paris"}` {
+		t.Errorf("read %q from Stdin", out)
+	}
+}
+
 func TestFinalDirectory(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "sub dir")

@@ -58,19 +58,7 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // for every hook left nil. It refuses a Def without a valid name, description,
 // Call or MaxResultSizeChars, and an input type that has no JSON schema.
 func Build[In, Out any](def Def[In, Out]) (Tool, error) {
-	var problems []error
-	if !namePattern.MatchString(def.Name) {
-		problems = append(problems, fmt.Errorf("name %q must be 1-64 characters of letters, digits, _ or -", def.Name))
-	}
-	if def.Description == "" {
-		problems = append(problems, errors.New("description is required"))
-	}
-	if def.Call == nil {
-		problems = append(problems, errors.New("Call is required"))
-	}
-	if def.MaxResultSizeChars <= 0 {
-		problems = append(problems, errors.New("MaxResultSizeChars is required: a positive size, or tool.Unlimited for a tool that bounds its own output"))
-	}
+	problems := defProblems(def.Name, def.Description, def.Call != nil, def.MaxResultSizeChars)
 	schema, fields, err := schemaFor[In]()
 	if err != nil {
 		problems = append(problems, err)
@@ -79,6 +67,25 @@ func Build[In, Out any](def Def[In, Out]) (Tool, error) {
 		return nil, fmt.Errorf("build tool %q: %w", def.Name, errors.Join(problems...))
 	}
 	return &built[In, Out]{def: def, schema: schema, fields: fields}, nil
+}
+
+// defProblems lists what is missing or wrong in the parts of a Def that
+// Build and BuildRaw both check.
+func defProblems(name, description string, hasCall bool, maxResultSizeChars int) []error {
+	var problems []error
+	if !namePattern.MatchString(name) {
+		problems = append(problems, fmt.Errorf("name %q must be 1-64 characters of letters, digits, _ or -", name))
+	}
+	if description == "" {
+		problems = append(problems, errors.New("description is required"))
+	}
+	if !hasCall {
+		problems = append(problems, errors.New("Call is required"))
+	}
+	if maxResultSizeChars <= 0 {
+		problems = append(problems, errors.New("MaxResultSizeChars is required: a positive size, or tool.Unlimited for a tool that bounds its own output"))
+	}
+	return problems
 }
 
 // MustBuild is Build for the built-in tools defined at package level, where a

@@ -18,6 +18,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/read"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
+	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -38,6 +39,7 @@ var builtins = []tool.Tool{
 	read.Tool,
 	subagent.Tool,
 	todowrite.Tool,
+	toolsearch.Tool,
 	write.Tool,
 }
 

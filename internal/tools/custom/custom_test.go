@@ -1,0 +1,191 @@
+package custom
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+const citySchema = `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1},"opts":{"type":"object"}},"required":["city"]}`
+
+// call builds the tool spec describes and runs it with input in a fresh
+// working directory, as the executor would.
+func call(t *testing.T, spec Spec, input string) (string, error) {
+	t.Helper()
+	return callCtx(t, context.Background(), spec, input)
+}
+
+func callCtx(t *testing.T, ctx context.Context, spec Spec, input string) (string, error) {
+	t.Helper()
+	tl, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tl.Parse(json.RawMessage(input))
+	if err != nil {
+		return "", err
+	}
+	dir := t.TempDir()
+	env := &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}
+	res, err := c.Run(ctx, env, nil)
+	if err != nil {
+		return "", err
+	}
+	return res.Content[0].Text, nil
+}
+
+func TestCommandGetsTheInput(t *testing.T) {
+	t.Setenv("TOOL_INPUT_STALE", "from the user's environment")
+	tests := []struct {
+		name, command, input, want string
+	}{
+		{"fields as variables", `printf '%s|%s' "$TOOL_INPUT_CITY" "$TOOL_INPUT_DAYS"`, `{"city":"Paris","days":3}`, "Paris|3"},
+		{"JSON on stdin", `cat`, `{"city":"Paris","days":"3"}`, `{"city":"Paris","days":3}`},
+		{"objects as JSON", `printf '%s' "$TOOL_INPUT_OPTS"`, `{"city":"x","opts":{"a":[1,2]}}`, `{"a":[1,2]}`},
+		{"only the call's fields", `printf '[%s]' "$TOOL_INPUT_STALE"`, `{"city":"x"}`, "[]"},
+		{"trailing blank lines trimmed", `echo Paris; echo; echo`, `{"city":"x"}`, "Paris"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := call(t, Spec{Name: "Weather", Description: "d", InputSchema: json.RawMessage(citySchema), Command: tt.command}, tt.input)
+			if err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCommandRunsInTheSessionDirectory(t *testing.T) {
+	tl, err := New(Spec{Name: "Where", Description: "d", Command: "pwd -P"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	c, err := tl.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(context.Background(), &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}, nil)
+	if err != nil || res.Content[0].Text != dir {
+		t.Errorf("ran in %q (%v), want %s", res.Content[0].Text, err, dir)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	tests := []struct {
+		name, command, input string
+		timeout              float64
+		want                 string
+		plain                bool
+	}{
+		{"non-zero exit shows the output", `echo partial; echo "no such city" >&2; exit 2`, `{"city":"x"}`, 0, "Exit code 2\npartial\nno such city", true},
+		{"exit code alone", `exit 3`, `{"city":"x"}`, 0, "Exit code 3", true},
+		{"timeout stops the command", `echo begun; sleep 30`, `{"city":"x"}`, 0.3, "Weather did not finish within 300ms and was stopped", false},
+		{"missing required field", `true`, `{}`, 0, "The required parameter `city` is missing", false},
+		{"bound checked", `true`, `{"city":"x","days":0}`, 0, "`days` must be at least 1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := call(t, Spec{Name: "Weather", Description: "d", InputSchema: json.RawMessage(citySchema), Command: tt.command, Timeout: tt.timeout}, tt.input)
+			var out *tool.OutputError
+			if err == nil || !strings.Contains(err.Error(), tt.want) || errors.As(err, &out) != tt.plain {
+				t.Errorf("error %v, want one containing %q (plain output %v)", err, tt.want, tt.plain)
+			}
+			if time.Since(start) > 5*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+		})
+	}
+}
+
+func TestCancelStopsTheCommand(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := callCtx(t, ctx, Spec{Name: "Slow", Description: "d", Command: "sleep 30"}, `{}`)
+	if err == nil || !strings.Contains(err.Error(), "Slow was interrupted") || time.Since(start) > 3*time.Second {
+		t.Errorf("error %v after %v", err, time.Since(start))
+	}
+}
+
+func TestLeftoverProcessesAreKilled(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "late")
+	_, err := call(t, Spec{Name: "Bg", Description: "d", Command: "(sleep 0.5; touch " + marker + ") & echo started"}, `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a process the command left running outlived the call")
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, readOnly := range []bool{true, false} {
+		tl, err := New(Spec{Name: "T", Description: "d", Command: "true", ReadOnly: readOnly, DeferLoading: readOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tl.ZeroCall()
+		if c.IsReadOnly() != readOnly || c.IsConcurrencySafe() != readOnly || tl.ShouldDefer() != readOnly || c.IsDestructive() {
+			t.Errorf("readOnly %v: read-only %v, concurrency-safe %v, deferred %v", readOnly, c.IsReadOnly(), c.IsConcurrencySafe(), tl.ShouldDefer())
+		}
+		if string(tl.InputSchema()) != emptySchema {
+			t.Errorf("schema %s", tl.InputSchema())
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	files := []config.File{
+		{Path: "/home/u/.mini-claude/settings.json", Tools: json.RawMessage(`[
+			{"name":"Weather","description":"user's","command":"echo user"},
+			{"name":"Keep","description":"kept","command":"true","readOnly":true}]`)},
+		{Path: "/p/.mini-claude/settings.json", Tools: json.RawMessage(`[
+			{"name":"Weather","description":"project's","command":"echo project"},
+			{"name":"mcp__x__y","description":"d","command":"true"},
+			{"name":"NoCommand","description":"d"},
+			{"name":"Typo","description":"d","command":"true","input_schema":{}},
+			{"name":"BadSchema","description":"d","command":"true","inputSchema":{"type":"string"}},
+			{"name":"bad name","description":"d","command":"true"},
+			{"name":"NoDescription","command":"true"},
+			{"name":"Negative","description":"d","command":"true","timeout":-1}]`)},
+		{Path: "/p/.mini-claude/settings.local.json", Tools: json.RawMessage(`{"name":"NotAList"}`)},
+		{Path: "/p/.claude/settings.json"},
+	}
+	ts, problems := Load(files)
+	var names []string
+	for _, tl := range ts {
+		names = append(names, tl.Name()+": "+tl.Description())
+	}
+	if strings.Join(names, ", ") != "Keep: kept, Weather: project's" {
+		t.Errorf("tools %v", names)
+	}
+	wants := []string{
+		"/p/.mini-claude/settings.json: tools[1]: \"mcp__x__y\": names starting with mcp__ are reserved",
+		"tools[2]: \"NoCommand\": \"command\" is required",
+		"tools[3]: json: unknown field \"input_schema\" (the keys are name, description, inputSchema,",
+		"tools[4]: \"BadSchema\": input schema must have \"type\": \"object\"",
+		"tools[5]: \"bad name\": name \"bad name\" must be 1-64 characters",
+		"tools[6]: \"NoDescription\": description is required",
+		"tools[7]: \"Negative\": \"timeout\" is -1",
+		"settings /p/.mini-claude/settings.local.json: \"tools\" must be a list",
+	}
+	if len(problems) != len(wants) {
+		t.Fatalf("%d problems, want %d: %v", len(problems), len(wants), problems)
+	}
+	for i, want := range wants {
+		if !strings.Contains(problems[i].Error(), want) {
+			t.Errorf("problem %d: %q, want it to contain %q", i, problems[i], want)
+		}
+	}
+}
