@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +53,9 @@ type Options struct {
 	Cost func(llm.Usage) float64
 	// OnEvent receives every event of a run, one at a time; nil discards them.
 	OnEvent func(Event)
+	// History is the conversation so far, for a resumed session: a valid
+	// conversation for the API (session.Load repairs one that a crash cut off).
+	History []llm.Message
 	// CompactThreshold is the input size, in tokens, above which the history
 	// is compacted before the next request; 0 means 80% of the model's
 	// context window, a negative value never compacts automatically.
@@ -135,7 +139,7 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
-	a := &Agent{opts: opts, depth: depth, askMu: askMu}
+	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
 	if opts.SubAgents != nil && depth < MaxDepth {
 		subagent.Attach(opts.Env.Session, opts.SubAgents.Types, subAgentRunner{parent: a})
 	}
@@ -194,7 +198,6 @@ func (a *Agent) run(ctx context.Context, first llm.Message) (res Result) {
 			return res
 		}
 		a.autoCompact(ctx, &res)
-		a.attachNotices()
 		reply, err := a.request(ctx, &res)
 		if err != nil {
 			return a.stopped(ctx, res, err)
@@ -269,7 +272,7 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 			history := historyMessage(ev.Message)
 			a.messages = append(a.messages, history)
 			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: history,
-				StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})
+				Model: a.opts.Model, StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})
 			return ev, nil
 		}
 	}
@@ -307,23 +310,18 @@ func (a *Agent) offer() ([]llm.ToolSpec, string) {
 	return specs, prompt.WithDeferredTools(a.opts.System, deferred)
 }
 
-// attachNotices adds the session's queued notices (a background task finished,
-// say) to the last user message, so the model reads them on its next turn.
-func (a *Agent) attachNotices() {
-	notices := a.opts.Env.Session.TakeNotices()
-	if len(notices) == 0 {
-		return
-	}
-	last := &a.messages[len(a.messages)-1]
-	last.Content = append(last.Content, llm.TextBlock(reminder(notices)))
-}
-
 // reminder wraps notices the way the model reads system reminders.
 func reminder(notices []string) string {
 	return "<system-reminder>\n" + strings.Join(notices, "\n") + "\n</system-reminder>"
 }
 
+// addUser adds a user message to the conversation with the session's queued
+// notices (a background task finished, say) at its end, so the model reads
+// them on its next turn and the transcript records them, and emits it.
 func (a *Agent) addUser(m llm.Message) {
+	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
+		m.Content = append(slices.Clone(m.Content), llm.TextBlock(reminder(notices)))
+	}
 	a.messages = append(a.messages, m)
 	a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
 }

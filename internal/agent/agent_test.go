@@ -493,3 +493,38 @@ func TestPoolIsAskedBeforeEachRequest(t *testing.T) {
 		t.Errorf("call of the tool that joined the pool failed: %s", resultText(got))
 	}
 }
+
+func TestHistoryIsSentBeforeThePrompt(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("resumed")}})
+	history := []llm.Message{
+		llm.UserText("first"),
+		{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llmtest.ToolUse("t1", "Sleep", `{"label":"a","ms":1}`)}},
+		{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.ToolResultBlock("t1", []llm.ContentBlock{llm.TextBlock("interrupted")}, true)}},
+	}
+	a := h.agent(t, func(o *agent.Options) { o.History = history })
+	res := a.Run(context.Background(), "go on")
+	if res.Outcome != agent.Completed {
+		t.Fatalf("result %+v", res)
+	}
+	sent := h.srv.Requests()[0].Messages
+	if len(sent) != 4 || sent[2].Content[0].Type != llm.BlockToolResult || sent[3].Text() != "go on" {
+		t.Fatalf("sent %+v", sent)
+	}
+	var prompt agent.UserMessage
+	var reply agent.AssistantMessage
+	for _, e := range h.events {
+		switch e := e.(type) {
+		case agent.UserMessage:
+			prompt = e
+		case agent.AssistantMessage:
+			reply = e
+		}
+	}
+	if len(prompt.Message.Content) != 1 || prompt.Message.Text() != "go on" {
+		t.Errorf("the UserMessage event holds %+v, want the new prompt alone", prompt.Message)
+	}
+	if reply.Model != "claude-opus-5-5" || reply.Usage != llmtest.DefaultUsage {
+		t.Errorf("AssistantMessage model %q usage %+v", reply.Model, reply.Usage)
+	}
+}

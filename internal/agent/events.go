@@ -43,8 +43,10 @@ type UserMessage struct {
 type AssistantMessage struct {
 	UUID string
 	// ID is the provider's id of the message.
-	ID         string
-	Message    llm.Message
+	ID      string
+	Message llm.Message
+	// Model is the model that answered, for usage and cost per model.
+	Model      string
 	StopReason llm.StopReason
 	Usage      llm.Usage
 	RequestID  string

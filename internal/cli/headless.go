@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
@@ -25,6 +23,9 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
 		return usageError("--output-format %q: use text, json or stream-json", opts.OutputFormat)
+	}
+	if err := checkSessionFlags(opts); err != nil {
+		return err
 	}
 	if opts.MaxTurns < 0 {
 		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
@@ -47,16 +48,25 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
 	defer servers.Close()
 	defer reportFailedServers(servers, f.IO.ErrOut)
+	state := tool.NewSession(s.cwd)
+	defer state.Close()
+	conv, err := openConversation(opts, s, state, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer conv.close()
 	servers.Wait(ctx, mcpWait(f.Getenv))
 	pool := func() []tool.Tool { return s.poolWith(servers) }
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
-		sessionID: uuid.NewString(), model: s.model}
+		sessionID: conv.id, model: s.model}
 	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
-	state := tool.NewSession(s.cwd)
-	defer state.Close()
 	agentOpts := agent.Options{
 		Client: client, Model: s.model, System: s.systemPrompt(opts), Pool: pool,
-		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(p.sessionID, state), MaxTurns: opts.MaxTurns, OnEvent: p.event,
+		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(conv.id, state), MaxTurns: opts.MaxTurns, History: conv.history,
+		OnEvent: func(e agent.Event) {
+			conv.record(e)
+			p.event(e)
+		},
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
 		SubAgents: s.subAgents(),
 	}

@@ -3,6 +3,7 @@ package fileaccess
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sync"
@@ -81,6 +82,31 @@ func Changed(path string, r Record) (bool, error) {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
 	return sha256.Sum256(content) != r.Hash, nil
+}
+
+// Records returns a copy of every record, by path, so a transcript can keep
+// what the session knew of its files and a resumed session get it back.
+func (s *State) Records() map[string]Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.records)
+}
+
+// Restore puts back a record kept from an earlier run of the session and
+// reports whether the file is still the version it describes. The record of a
+// file changed since stays as it was, so Write and Edit see the change and ask
+// for a new Read, as they would had the session never stopped.
+func (s *State) Restore(path string, r Record) bool {
+	current := false
+	if info, err := os.Stat(path); err == nil {
+		if changed, err := Changed(path, r); err == nil && !changed {
+			r.ModTime, current = info.ModTime(), true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.records[path] = r
+	return current
 }
 
 // Paths returns the absolute paths the session has read or written, sorted.
