@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -36,12 +35,9 @@ var spanStyles = map[tool.Style]lipgloss.Style{
 	tool.StyleLineNumber: dimStyle,
 }
 
-// renderer draws blocks; it keeps one markdown renderer for the current width,
-// made on first use so that nothing of glamour runs before the UI starts.
+// renderer draws blocks, with the session's tools' render hooks for tool calls.
 type renderer struct {
-	tools    func(name string) tool.Tool
-	mdWidth  int
-	markdown *glamour.TermRenderer
+	tools func(name string) tool.Tool
 }
 
 // styleText turns tool.Text into terminal lines.
@@ -70,7 +66,7 @@ func (r *renderer) block(b *block, width int, full bool) []string {
 		if b.live {
 			return prefixed(wrap(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
 		}
-		return prefixed(r.markdownLines(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
+		return prefixed(renderMarkdown(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
 	case blockTool:
 		return r.toolLines(b.call, width, full)
 	case blockNotice:
@@ -102,38 +98,6 @@ func prefixed(lines []string, first, rest string, st lipgloss.Style) []string {
 func wrap(s string, width int) []string {
 	s = strings.ReplaceAll(strings.TrimRight(s, "\n"), "\t", "    ")
 	return strings.Split(ansi.Wrap(s, max(10, width), " -"), "\n")
-}
-
-func (r *renderer) markdownLines(text string, width int) []string {
-	width = max(20, width)
-	if r.markdown == nil || r.mdWidth != width {
-		md, err := glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(width))
-		if err != nil {
-			return wrap(text, width)
-		}
-		r.markdown, r.mdWidth = md, width
-	}
-	out, err := r.markdown.Render(text)
-	if err != nil {
-		return wrap(text, width)
-	}
-	lines := strings.Split(out, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	for len(lines) > 0 && ansi.Strip(lines[0]) == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimPrefix(l, "  ")
-	}
-	if len(lines) == 0 {
-		return []string{""}
-	}
-	return lines
 }
 
 // toolLines draws a call: a title with the tool's name and argument summary,
