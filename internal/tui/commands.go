@@ -161,6 +161,9 @@ func (m *model) removeRule(text string) {
 		m.info("No rule " + text + ". /permissions lists them.")
 		return
 	}
+	m.rulesMu.Lock()
+	delete(m.rememberedRules, text)
+	m.rulesMu.Unlock()
 	m.info("Removed the rule " + text + ".")
 }
 

@@ -27,6 +27,7 @@ type model struct {
 	render  *renderer
 	input   textarea.Model
 	history *history
+	pastes  pastes
 	dialog  *dialog
 
 	// turn is the running turn, nil between turns.
@@ -135,7 +136,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	case tea.PasteMsg:
 		if m.dialog == nil {
-			m.input.InsertString(msg.Content)
+			m.input.InsertString(m.pastes.add(msg.Content))
 			m.fitInput()
 		}
 		return m, nil
@@ -192,6 +193,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+o":
 		m.conv.toggleFull()
 		return nil
+	case "ctrl+z":
+		return tea.Suspend
 	case "pgup":
 		m.conv.scroll(m.conversationHeight() - 1)
 		return nil
@@ -282,7 +285,8 @@ func (m *model) fitInput() {
 
 // submit sends the input: a slash command, a shell command, or a prompt.
 func (m *model) submit() tea.Cmd {
-	text := strings.TrimSpace(m.input.Value())
+	text := strings.TrimSpace(m.pastes.expand(m.input.Value()))
+	m.pastes = pastes{}
 	if text == "" {
 		return nil
 	}
