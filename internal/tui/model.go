@@ -29,6 +29,8 @@ type model struct {
 	history *history
 	pastes  pastes
 	dialog  *dialog
+	// hint is shown under the input: the completions of an @path mention.
+	hint string
 
 	// turn is the running turn, nil between turns.
 	turn *turnState
@@ -203,6 +205,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "enter":
 		return m.submit()
+	case "tab":
+		if completed, candidates, ok := completeMention(m.input.Value(), m.opts.Cwd); ok {
+			m.setInput(completed)
+			m.hint = strings.Join(candidates, "  ")
+			return nil
+		}
 	case "up":
 		if m.input.Line() == 0 {
 			m.setInput(m.history.previous(m.input.Value()))
@@ -216,6 +224,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	}
+	m.hint = ""
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	m.fitInput()

@@ -286,3 +286,29 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func TestMentionCompletion(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "internal", "tui"), 0o755)
+	os.WriteFile(filepath.Join(dir, "main.go"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "makefile"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "internal", "tui", "view.go"), nil, 0o644)
+	cases := []struct {
+		input, want string
+		candidates  []string
+		ok          bool
+	}{
+		{"look at @in", "look at @internal/", nil, true},
+		{"look at @internal/tui/v", "look at @internal/tui/view.go ", nil, true},
+		{"@ma", "@ma", []string{"main.go", "makefile"}, true},
+		{"@main", "@main.go ", nil, true},
+		{"mail@host", "mail@host", nil, false},
+		{"no mention", "no mention", nil, false},
+	}
+	for _, c := range cases {
+		got, candidates, ok := completeMention(c.input, dir)
+		if got != c.want || !slices.Equal(candidates, c.candidates) || ok != c.ok {
+			t.Errorf("completeMention(%q) = %q, %v, %v; want %q, %v, %v", c.input, got, candidates, ok, c.want, c.candidates, c.ok)
+		}
+	}
+}

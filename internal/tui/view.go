@@ -28,6 +28,9 @@ func (m *model) View() tea.View {
 		bottom = append(bottom, m.dialog.view(m.render, m.width))
 	} else {
 		bottom = append(bottom, inputBorder.Width(m.width).Render(m.input.View()))
+		if m.hint != "" {
+			bottom = append(bottom, dimStyle.Render(ansi.Truncate("  "+m.hint, m.width, "…")))
+		}
 	}
 	bottom = append(bottom, m.statusLine())
 	foot := strings.Join(bottom, "\n")
