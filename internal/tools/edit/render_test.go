@@ -2,6 +2,9 @@ package edit
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -32,7 +35,7 @@ func TestRenderHooks(t *testing.T) {
 }
 
 func TestRenderedDiffMarksAddedAndRemovedLines(t *testing.T) {
-	text := renderChange(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, tool.RenderOptions{Width: 80})
+	text := renderChange(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, 1, tool.RenderOptions{Width: 80})
 	styles := map[string]tool.Style{}
 	for _, line := range text {
 		for _, span := range line {
@@ -47,4 +50,13 @@ func TestRenderedDiffMarksAddedAndRemovedLines(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+func TestRenderedDiffIsNumberedFromTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.go")
+	os.WriteFile(path, []byte("one\ntwo\nthree\nfour\n"), 0o644)
+	got := renderResult(Input{FilePath: path, OldString: "3", NewString: "three"}, "", tool.RenderOptions{Width: 80}).String()
+	if !strings.Contains(got, "    3 + three") || !strings.Contains(got, "    3 - 3") {
+		t.Errorf("diff not numbered from the file:\n%s", got)
+	}
 }
