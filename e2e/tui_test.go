@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,9 +19,8 @@ import (
 // screenTimeout bounds every wait for the screen to show something.
 const screenTimeout = 15 * time.Second
 
-var tmuxServers atomic.Int64
-
-// screen is the binary running in a detached tmux session of its own server.
+// screen is the binary running in a detached tmux session of its own server,
+// whose socket lives in the test's temporary directory.
 type screen struct {
 	t      *testing.T
 	tmux   string
@@ -38,8 +36,8 @@ func openScreen(t *testing.T, r *run, args ...string) *screen {
 	if err != nil {
 		t.Skip("tmux is not installed: the interactive UI is tested in tmux (.ci/run installs it with apt-get install tmux)")
 	}
-	s := &screen{t: t, tmux: path, socket: fmt.Sprintf("mc-e2e-%d-%d", os.Getpid(), tmuxServers.Add(1)),
-		errLog: filepath.Join(t.TempDir(), "stderr.txt")}
+	scratch := t.TempDir()
+	s := &screen{t: t, tmux: path, socket: filepath.Join(scratch, "tmux.sock"), errLog: filepath.Join(scratch, "stderr.txt")}
 	command := "exec env -i"
 	for _, kv := range r.env {
 		command += " " + shellQuote(kv)
@@ -50,7 +48,7 @@ func openScreen(t *testing.T, r *run, args ...string) *screen {
 	}
 	command += " 2>" + shellQuote(s.errLog)
 	s.run("new-session", "-d", "-x", "120", "-y", "40", "-c", r.dir, command)
-	t.Cleanup(func() { exec.Command(s.tmux, "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { exec.Command(s.tmux, "-S", s.socket, "kill-server").Run() })
 	s.waitFor("shift+tab")
 	return s
 }
@@ -61,7 +59,7 @@ func shellQuote(s string) string {
 
 func (s *screen) run(args ...string) string {
 	s.t.Helper()
-	out, err := exec.Command(s.tmux, append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command(s.tmux, append([]string{"-S", s.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("tmux %v: %v: %s", args, err, out)
 	}
@@ -82,7 +80,7 @@ func (s *screen) keys(keys ...string) {
 }
 
 func (s *screen) capture() string {
-	out, err := exec.Command(s.tmux, "-L", s.socket, "capture-pane", "-p", "-t", "0").CombinedOutput()
+	out, err := exec.Command(s.tmux, "-S", s.socket, "capture-pane", "-p", "-t", "0").CombinedOutput()
 	if err != nil {
 		return ""
 	}
@@ -118,7 +116,7 @@ func (s *screen) waitFor(texts ...string) string {
 func (s *screen) exited() bool {
 	deadline := time.Now().Add(screenTimeout)
 	for time.Now().Before(deadline) {
-		if exec.Command(s.tmux, "-L", s.socket, "has-session").Run() != nil {
+		if exec.Command(s.tmux, "-S", s.socket, "has-session").Run() != nil {
 			return true
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -40,6 +40,13 @@ type block struct {
 	cacheWidth int
 	cacheFull  bool
 	cache      []string
+	// drawnIn is the last frame that showed the block.
+	drawnIn int
+	// height is the line count of the last rendering, kept when the
+	// rendering itself is dropped, at heightWidth and heightFull.
+	height      int
+	heightWidth int
+	heightFull  bool
 }
 
 // toolState is where a tool call is in its life.
@@ -76,7 +83,16 @@ type conversation struct {
 	full bool
 	// offset is how many lines the view is scrolled up from the bottom.
 	offset int
+	// frame counts the windows drawn; cached lists the blocks holding a
+	// rendering, so that those long off screen can let it go.
+	frame  int
+	cached []*block
 }
+
+// maxCached is how many blocks keep their rendering before those not on
+// screen drop it: memory stays flat however long the session, and a block
+// scrolled back into view is drawn again.
+const maxCached = 256
 
 func newConversation() *conversation {
 	return &conversation{tools: map[string]*block{}}
@@ -87,7 +103,7 @@ func (c *conversation) add(b *block) {
 }
 
 func (c *conversation) clear() {
-	c.blocks, c.tools, c.live, c.offset = nil, map[string]*block{}, nil, 0
+	c.blocks, c.tools, c.live, c.offset, c.cached = nil, map[string]*block{}, nil, 0, nil
 }
 
 func (c *conversation) appendText(s string) {
@@ -102,7 +118,7 @@ func (c *conversation) appendText(s string) {
 func (c *conversation) finishLive() {
 	if c.live != nil {
 		c.live.live = false
-		c.live.cache = nil
+		c.live.cache, c.live.height = nil, 0
 		c.live = nil
 	}
 }
@@ -193,7 +209,7 @@ func (c *conversation) toolFinished(id string, result llm.ContentBlock, output a
 		}
 	}
 	b.live = false
-	b.cache = nil
+	b.cache, b.height = nil, 0
 }
 
 func resultText(b llm.ContentBlock) string {
@@ -216,30 +232,72 @@ func (c *conversation) scrollToBottom() { c.offset = 0 }
 
 // window returns the lines to show in height rows at width columns: it walks
 // back from the last block, rendering (or taking from cache) only the blocks
-// that reach the screen.
+// that reach the screen; blocks below a scrolled-up window count by their
+// remembered height.
 func (c *conversation) window(r *renderer, width, height int) []string {
-	need := height + c.offset
+	c.frame++
 	var rows []string
-	for i := len(c.blocks) - 1; i >= 0 && len(rows) < need; i-- {
-		lines := c.linesOf(r, c.blocks[i], width)
-		rows = append(append(lines[:len(lines):len(lines)], ""), rows...)
+	skip := c.offset
+	i := len(c.blocks) - 1
+	for ; i >= 0 && len(rows) < height; i-- {
+		b := c.blocks[i]
+		if n := c.heightOf(r, b, width) + 1; skip >= n {
+			skip -= n
+			continue
+		}
+		lines := c.linesOf(r, b, width)
+		lines = append(lines[:len(lines):len(lines)], "")
+		rows = append(lines[:len(lines)-skip], rows...)
+		skip = 0
 	}
-	if len(rows) < need {
-		c.offset = max(0, len(rows)-height)
+	if i < 0 && len(rows) < height && c.offset > 0 {
+		c.offset = max(0, c.offset-(height-len(rows))-skip)
+		return c.window(r, width, height)
 	}
-	end := max(0, len(rows)-c.offset)
-	start := max(0, end-height)
-	return rows[start:end]
+	c.evict()
+	return rows[max(0, len(rows)-height):]
+}
+
+// heightOf is the number of lines of b at width, from its rendering or the
+// height remembered when it was last rendered.
+func (c *conversation) heightOf(r *renderer, b *block, width int) int {
+	if !b.live && b.heightWidth == width && (b.kind != blockTool || b.heightFull == c.full) && b.height > 0 {
+		return b.height
+	}
+	return len(c.linesOf(r, b, width))
 }
 
 func (c *conversation) linesOf(r *renderer, b *block, width int) []string {
 	if b.live {
 		return r.block(b, width, c.full)
 	}
+	b.drawnIn = c.frame
+	if b.cache == nil {
+		c.cached = append(c.cached, b)
+	}
 	if b.cache == nil || b.cacheWidth != width || (b.kind == blockTool && b.cacheFull != c.full) {
 		b.cache, b.cacheWidth, b.cacheFull = r.block(b, width, c.full), width, c.full
+		b.height, b.heightWidth, b.heightFull = len(b.cache), width, c.full
 	}
 	return b.cache
+}
+
+// evict drops the renderings of blocks not in the last frame once more than
+// maxCached blocks hold one.
+func (c *conversation) evict() {
+	if len(c.cached) <= maxCached {
+		return
+	}
+	kept := c.cached[:0]
+	for _, b := range c.cached {
+		if b.drawnIn == c.frame {
+			kept = append(kept, b)
+		} else {
+			b.cache = nil
+		}
+	}
+	clear(c.cached[len(kept):])
+	c.cached = kept
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -82,6 +83,19 @@ func TestConversationDrawsOnlyTheVisibleBlocks(t *testing.T) {
 	c.scroll(15)
 	if rows := c.window(r, 60, 20); len(rows) != 20 {
 		t.Errorf("a scrolled window has %d rows", len(rows))
+	}
+	for i := 0; i < 150; i++ {
+		c.scroll(19)
+		c.window(r, 60, 20)
+	}
+	held := 0
+	for _, b := range c.blocks {
+		if b.cache != nil {
+			held++
+		}
+	}
+	if held > maxCached {
+		t.Errorf("%d blocks hold a rendering after scrolling through the session, want at most %d", held, maxCached)
 	}
 }
 
@@ -310,5 +324,27 @@ func TestMentionCompletion(t *testing.T) {
 		if got != c.want || !slices.Equal(candidates, c.candidates) || ok != c.ok {
 			t.Errorf("completeMention(%q) = %q, %v, %v; want %q, %v, %v", c.input, got, candidates, ok, c.want, c.candidates, c.ok)
 		}
+	}
+}
+
+func TestScrollingShowsEarlierBlocks(t *testing.T) {
+	c := newConversation()
+	for i := 0; i < 300; i++ {
+		c.add(&block{kind: blockUser, text: fmt.Sprintf("prompt %03d", i)})
+	}
+	r := &renderer{tools: func(string) tool.Tool { return nil }}
+	bottom := ansi.Strip(strings.Join(c.window(r, 80, 10), "\n"))
+	if !strings.Contains(bottom, "prompt 299") || strings.Contains(bottom, "prompt 290") {
+		t.Fatalf("bottom window:\n%s", bottom)
+	}
+	c.scroll(10_000)
+	top := ansi.Strip(strings.Join(c.window(r, 80, 10), "\n"))
+	if !strings.HasPrefix(top, "> prompt 000") || c.offset != 590 {
+		t.Fatalf("top window (offset %d):\n%s", c.offset, top)
+	}
+	c.scroll(-20)
+	middle := ansi.Strip(strings.Join(c.window(r, 80, 10), "\n"))
+	if !strings.Contains(middle, "prompt 010") {
+		t.Fatalf("window after scrolling down 20 rows:\n%s", middle)
 	}
 }
