@@ -61,7 +61,7 @@ func measure(turns, keys int, bin string) error {
 	}
 	defer srv.Close()
 	srv.ServeByHistory(script(turns)...)
-	t := &tmux{socket: fmt.Sprintf("mc-bench-%d", os.Getpid())}
+	t := &tmux{socket: filepath.Join(scratch, "tmux.sock")}
 	defer t.cmd("kill-server")
 	project := filepath.Join(scratch, "project")
 	if err := os.MkdirAll(project, 0o755); err != nil {
@@ -175,7 +175,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 type tmux struct{ socket string }
 
 func (t *tmux) cmd(args ...string) (string, error) {
-	out, err := exec.Command("tmux", append([]string{"-L", t.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", t.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("tmux %v: %w: %s", args, err, out)
 	}
