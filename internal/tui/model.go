@@ -31,6 +31,8 @@ type model struct {
 	dialog  *dialog
 	// hint is shown under the input: the completions of an @path mention.
 	hint string
+	// shellCancel stops the running "!command", nil when none runs.
+	shellCancel context.CancelFunc
 
 	// turn is the running turn, nil between turns.
 	turn *turnState
@@ -61,6 +63,8 @@ type turnState struct {
 	// streamedChars counts the text streamed since the last response ended,
 	// for a token estimate while the model writes.
 	streamedChars int
+	// thinking says the model is streaming its extended thinking.
+	thinking bool
 }
 
 func newModel(opts Options) *model {
@@ -155,6 +159,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.turnDone(msg.result)
 		return m, nil
 	case shellDoneMsg:
+		m.shellCancel = nil
 		m.conv.add(&block{kind: blockShell, text: msg.command, body: msg.output, failed: msg.failed})
 		return m, nil
 	case tickMsg:
@@ -187,6 +192,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "esc":
 		if m.turn != nil {
 			m.turn.cancel()
+		}
+		if m.shellCancel != nil {
+			m.shellCancel()
 		}
 		return nil
 	case "shift+tab":
@@ -352,6 +360,12 @@ func (m *model) event(e agent.Event) {
 		m.conv.appendText(e.Text)
 		if m.turn != nil {
 			m.turn.streamedChars += len(e.Text)
+			m.turn.thinking = false
+		}
+	case agent.ThinkingDelta:
+		if m.turn != nil {
+			m.turn.streamedChars += len(e.Text)
+			m.turn.thinking = true
 		}
 	case agent.ToolInputDelta:
 		m.conv.toolInput(e.ID, e.Name, e.PartialJSON)

@@ -348,3 +348,27 @@ func TestScrollingShowsEarlierBlocks(t *testing.T) {
 		t.Fatalf("window after scrolling down 20 rows:\n%s", middle)
 	}
 }
+
+func TestShellCommandShowsItsOutputAndEscStopsIt(t *testing.T) {
+	m := testModel(t, Options{Cwd: t.TempDir()})
+	typeText(m, "!echo from the shell")
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m.Update(cmd())
+	if s := screenOf(m); !strings.Contains(s, "! echo from the shell") || !strings.Contains(s, "from the shell") {
+		t.Fatalf("shell output not shown:\n%s", s)
+	}
+	typeText(m, "!sleep 30")
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	done := make(chan tea.Msg)
+	go func() { done <- cmd() }()
+	press(m, "esc")
+	select {
+	case msg := <-done:
+		m.Update(msg)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Esc did not stop the shell command")
+	}
+	if s := screenOf(m); !strings.Contains(s, "stopped with Esc") {
+		t.Errorf("the stopped command's end is not shown:\n%s", s)
+	}
+}

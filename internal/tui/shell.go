@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -22,15 +24,20 @@ type shellDoneMsg struct {
 
 // shell runs a "!command" directly, in the session's directory, outside the
 // agent and its permissions: the user typed it. Its output is shown; the
-// model does not see it.
+// model does not see it. Esc stops it.
 func (m *model) shell(command string) tea.Cmd {
 	if command == "" {
 		m.info("Type a shell command after !, such as !git status.")
 		return nil
 	}
+	if m.shellCancel != nil {
+		m.info("A shell command is running: wait for it, or press Esc to stop it.")
+		return nil
+	}
 	dir := m.opts.Cwd
+	ctx, cancel := context.WithTimeout(context.Background(), shellTimeout)
+	m.shellCancel = cancel
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), shellTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "bash", "-c", command)
 		cmd.Dir = dir
@@ -38,6 +45,12 @@ func (m *model) shell(command string) tea.Cmd {
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 		out, err := cmd.CombinedOutput()
 		text := strings.TrimRight(string(out), "\n")
+		switch {
+		case errors.Is(ctx.Err(), context.Canceled):
+			err = errors.New("stopped with Esc")
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			err = fmt.Errorf("stopped after %s", shellTimeout)
+		}
 		if err != nil {
 			if text != "" {
 				text += "\n"

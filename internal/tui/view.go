@@ -57,7 +57,11 @@ func (m *model) spinnerLine() string {
 	tokens := t.outputTokens + t.streamedChars/4
 	elapsed := time.Since(t.started).Round(time.Second)
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
-	line := fmt.Sprintf("%s Working… (%s · ↓ %d tokens · esc to interrupt)", frame, elapsed, tokens)
+	doing := "Working…"
+	if t.thinking {
+		doing = "Thinking…"
+	}
+	line := fmt.Sprintf("%s %s (%s · ↓ %d tokens · esc to interrupt)", frame, doing, elapsed, tokens)
 	return accentStyle.Render(ansi.Truncate(line, m.width, "…"))
 }
 
