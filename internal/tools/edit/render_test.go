@@ -35,7 +35,7 @@ func TestRenderHooks(t *testing.T) {
 }
 
 func TestRenderedDiffMarksAddedAndRemovedLines(t *testing.T) {
-	text := renderChange(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, 1, tool.RenderOptions{Width: 80})
+	text := renderChange(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, spot{line: 1}, tool.RenderOptions{Width: 80})
 	styles := map[string]tool.Style{}
 	for _, line := range text {
 		for _, span := range line {
@@ -54,9 +54,9 @@ func jsonString(s string) string {
 
 func TestRenderedDiffIsNumberedFromTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.go")
-	os.WriteFile(path, []byte("one\ntwo\nthree\nfour\n"), 0o644)
+	os.WriteFile(path, []byte("one\ntwo\nthe three of us\nfour\n"), 0o644)
 	got := renderResult(Input{FilePath: path, OldString: "3", NewString: "three"}, "", tool.RenderOptions{Width: 80}).String()
-	if !strings.Contains(got, "    3 + three") || !strings.Contains(got, "    3 - 3") {
+	if !strings.Contains(got, "    3 + the three of us") || !strings.Contains(got, "    3 - the 3 of us") {
 		t.Errorf("diff not numbered from the file:\n%s", got)
 	}
 }
