@@ -202,6 +202,15 @@ func TestTUIPermissionDialog(t *testing.T) {
 			if c.rule && !strings.Contains(shot, "Added the rule Bash(touch:*) to") {
 				t.Errorf("the screen does not say which rule was added:\n%s", shot)
 			}
+			if c.rule {
+				s.typeLine("/permissions")
+				s.waitFor("Bash(touch:*)", "settings.local.json")
+				s.typeLine("/permissions remove Bash(touch:*)")
+				s.waitFor("Removed the rule Bash(touch:*) from")
+				if settings, _ := os.ReadFile(filepath.Join(r.dir, ".mini-claude", "settings.local.json")); strings.Contains(string(settings), "Bash(touch:*)") {
+					t.Errorf("the rule is still in settings.local.json after /permissions remove: %s", settings)
+				}
+			}
 			result := lastResults(t, r.srv, 1)[0]
 			if c.told != "" && (!result.IsError || !strings.Contains(contentText(result), c.told)) {
 				t.Errorf("the model was told %q (error %v), want %q", contentText(result), result.IsError, c.told)

@@ -55,6 +55,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		HistoryPath:   historyPath(s.cwd),
 		Tasks:         func() []string { return taskLines(state) },
 		AddAllowRule:  func(rule string) (string, error) { return config.LocalPath(s.cwd), config.AddAllowRule(s.cwd, rule) },
+		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),
 	})
 	agentOpts.OnEvent = ui.OnEvent
@@ -90,4 +91,14 @@ func historyPath(cwd string) string {
 		return ""
 	}
 	return filepath.Join(home, "projects", unsafePathChars.ReplaceAllString(cwd, "-"), "history.jsonl")
+}
+
+// removeLocalRule deletes a rule from the project's local settings and
+// returns the file's path when it was there.
+func removeLocalRule(cwd, list, rule string) (string, error) {
+	removed, err := config.RemoveRule(cwd, list, rule)
+	if err != nil || !removed {
+		return "", err
+	}
+	return config.LocalPath(cwd), nil
 }

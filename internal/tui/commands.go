@@ -139,6 +139,7 @@ func (m *model) cmdPermissions(args string) tea.Cmd {
 // settings file; rules of other files are only dropped for the session.
 func (m *model) removeRule(text string) {
 	perm := m.opts.Permissions
+	var files []string
 	removed := false
 	for _, list := range []struct {
 		name  string
@@ -150,11 +151,16 @@ func (m *model) removeRule(text string) {
 			continue
 		}
 		removed = true
-		if m.opts.RemoveRule != nil {
-			if err := m.opts.RemoveRule(list.name, text); err != nil {
-				m.info("Removed " + text + " for this session; the settings file was not changed: " + err.Error())
-				return
-			}
+		if m.opts.RemoveRule == nil {
+			continue
+		}
+		file, err := m.opts.RemoveRule(list.name, text)
+		if err != nil {
+			m.info("Removed " + text + " for this session; the settings file was not changed: " + err.Error())
+			return
+		}
+		if file != "" {
+			files = append(files, file)
 		}
 	}
 	if !removed {
@@ -164,7 +170,11 @@ func (m *model) removeRule(text string) {
 	m.rulesMu.Lock()
 	delete(m.rememberedRules, text)
 	m.rulesMu.Unlock()
-	m.info("Removed the rule " + text + ".")
+	if len(files) > 0 {
+		m.info("Removed the rule " + text + " from " + strings.Join(slices.Compact(files), ", ") + ".")
+		return
+	}
+	m.info("Removed the rule " + text + " for this session (its settings file is not the project's local one, so it applies again next session).")
 }
 
 func (m *model) cmdTasks(string) tea.Cmd {

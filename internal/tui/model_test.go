@@ -279,7 +279,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/cost", "Total cost:"},
 		{"/tasks", "No background tasks."},
 		{"/nope", "Unknown command /nope"},
-		{"/permissions remove Bash(ls:*)", "Removed the rule Bash(ls:*)."},
+		{"/permissions remove Bash(ls:*)", "Removed the rule Bash(ls:*) for this session"},
 	} {
 		typeText(m, c.line)
 		press(m, "enter")

@@ -46,9 +46,11 @@ type Options struct {
 	// AddAllowRule saves a rule answered "yes, don't ask again" to the
 	// project's local settings and returns the file it went to.
 	AddAllowRule func(rule string) (string, error)
-	// RemoveRule deletes a rule from the project's local settings, for
-	// /permissions remove; nil removes it from the session only.
-	RemoveRule func(list, rule string) error
+	// RemoveRule deletes a rule of a list (allow, ask, deny) from the
+	// project's local settings, for /permissions remove, and returns the file
+	// it was in, or "" when the file did not hold it; nil removes rules from
+	// the session only.
+	RemoveRule func(list, rule string) (string, error)
 	// InitialPrompt, when set, is sent as soon as the UI opens.
 	InitialPrompt string
 	// In and Out are the terminal; nil means the process's standard streams.
