@@ -25,9 +25,13 @@ func renderProgress(_ Input, ev tool.ProgressEvent, elapsed time.Duration, o too
 	if p, ok := ev.Data.(Progress); ok && p.OutputBytes > 0 {
 		status += " · " + byteCount(p.OutputBytes) + " of output"
 	}
+	tail := ev.Message
+	if p, ok := ev.Data.(Progress); ok && p.Tail != "" {
+		tail = p.Tail
+	}
 	var t tool.Text
-	if line := strings.TrimSpace(ev.Message); line != "" {
-		t = append(t, tool.Line{{Text: strings.ReplaceAll(line, "\t", "    ")}})
+	if strings.TrimSpace(tail) != "" {
+		t = tool.Styled(strings.ReplaceAll(tail, "\t", "    "), tool.StylePlain)
 	}
 	t = append(t, tool.Line{{Text: status, Style: tool.StyleDim}})
 	return tool.ClipLines(t, o.Width)

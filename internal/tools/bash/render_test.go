@@ -16,7 +16,8 @@ func TestRenderHooks(t *testing.T) {
 	cases := []rendertest.Case{
 		{Name: "bash_output", Input: `{"command":"go test ./...\ngo vet ./...","description":"Run the tests"}`,
 			Partial: `{"command":"go test ./.`, Queued: true,
-			Progress: &tool.ProgressEvent{Message: "ok  \tgithub.com/x/y\t0.01s", Data: Progress{Elapsed: 65 * time.Second, OutputBytes: 2300}},
+			Progress: &tool.ProgressEvent{Message: "ok  \tgithub.com/x/y\t0.01s", Data: Progress{Elapsed: 65 * time.Second, OutputBytes: 2300,
+				Tail: "=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \tgithub.com/x/y\t0.01s"}},
 			Elapsed:  65 * time.Second,
 			Output:   Output{Text: long}, Rejected: true},
 		{Name: "bash_background", Input: `{"command":"npm run dev","run_in_background":true}`, Output: Output{TaskID: "b1x2", ExitCode: -1}},
