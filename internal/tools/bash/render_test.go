@@ -18,8 +18,8 @@ func TestRenderHooks(t *testing.T) {
 			Partial: `{"command":"go test ./.`, Queued: true,
 			Progress: &tool.ProgressEvent{Message: "ok  \tgithub.com/x/y\t0.01s", Data: Progress{Elapsed: 65 * time.Second, OutputBytes: 2300,
 				Tail: "=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \tgithub.com/x/y\t0.01s"}},
-			Elapsed:  65 * time.Second,
-			Output:   Output{Text: long}, Rejected: true},
+			Elapsed: 65 * time.Second,
+			Output:  Output{Text: long}, Rejected: true},
 		{Name: "bash_background", Input: `{"command":"npm run dev","run_in_background":true}`, Output: Output{TaskID: "b1x2", ExitCode: -1}},
 		{Name: "bash_error", Input: `{"command":"false"}`, Error: "Exit code 1\nsomething failed\n\tat step one\n\tat step two\n\tat step three"},
 	}
