@@ -116,16 +116,6 @@ func Condense(t Text, n int) Text {
 	return append(out, Line{{Text: fmt.Sprintf("… +%d lines (ctrl+o to expand)", len(t)-n), Style: StyleDim}})
 }
 
-// Tail keeps the last n lines of text, with a dim line first telling how many
-// were left out.
-func Tail(t Text, n int) Text {
-	if len(t) <= n {
-		return t
-	}
-	out := Text{{{Text: fmt.Sprintf("… +%d lines", len(t)-n), Style: StyleDim}}}
-	return append(out, t[len(t)-n:]...)
-}
-
 // ClipLines clips every span of every line so no line is wider than width.
 func ClipLines(t Text, width int) Text {
 	if width <= 0 {
