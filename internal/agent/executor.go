@@ -157,7 +157,8 @@ func isEmpty(content []llm.ContentBlock) bool {
 // rules say ask. It returns the message for the model when the call is refused.
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (string, bool) {
 	name := p.call.Tool().Name()
-	decision := a.opts.Permissions.Decide(PermissionQuery(ctx, p.call, env))
+	query := PermissionQuery(ctx, p.call, env)
+	decision := a.opts.Permissions.Decide(query)
 	switch decision.Behavior {
 	case permission.Allow:
 		return "", false
@@ -166,7 +167,8 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (strin
 	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
-	answer, err := a.opts.Prompter.Ask(ctx, permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason})
+	answer, err := a.opts.Prompter.Ask(ctx, permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason,
+		Subject: decision.Subject, Rule: SuggestRule(query, decision)})
 	switch {
 	case err != nil:
 		return fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), true

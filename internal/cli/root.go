@@ -95,7 +95,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 		Use:   "mini-claude [prompt]",
 		Short: "A terminal coding agent: a model reads, searches, edits and runs code through permission-checked tools",
 		Long: "mini-claude lets a language model work on the code in the current directory through typed,\n" +
-			"permission-checked tools. Use -p to run one prompt headless and print the answer.",
+			"permission-checked tools. Without -p it opens the interactive terminal UI; -p runs one prompt headless and prints the answer.",
 		Args:          cobra.ArbitraryArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -106,7 +106,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 				return runF(cmd.Context(), opts)
 			}
 			if !opts.Print {
-				return usageError("the interactive terminal UI is not built yet; run a prompt headless with -p \"your prompt\"")
+				return runInteractive(cmd.Context(), f, opts)
 			}
 			return runPrint(cmd.Context(), f, opts)
 		},

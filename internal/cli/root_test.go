@@ -59,6 +59,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"no prompt", []string{"-p"}, "no prompt"},
 		{"unknown tool", []string{"-p", "x", "--tools", "Nope"}, `"Nope" is not a built-in tool`},
 		{"no credentials", []string{"-p", "x"}, "no client in this test"},
+		{"interactive without credentials", []string{"explain"}, "no client in this test"},
+		{"interactive bad mode", []string{"--permission-mode", "yolo"}, "unknown permission mode"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +72,24 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 				t.Errorf("stderr = %q, want one line containing %q", errOut.String(), tt.want)
 			}
 		})
+	}
+}
+
+func TestInteractiveNeedsATerminal(t *testing.T) {
+	f, _, errOut := testFactory("piped", false)
+	if code := Main(context.Background(), f, nil); code != ExitUsage {
+		t.Errorf("exit code = %d, want %d", code, ExitUsage)
+	}
+	if !strings.Contains(errOut.String(), "the interactive UI needs a terminal") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+}
+
+func TestHistoryPathIsPerProject(t *testing.T) {
+	t.Setenv("MINI_CLAUDE_HOME", "/home/u/.mini-claude")
+	a, b := historyPath("/src/app"), historyPath("/src/other")
+	if a == b || a != "/home/u/.mini-claude/projects/-src-app/history.jsonl" {
+		t.Errorf("history paths %q and %q", a, b)
 	}
 }
 

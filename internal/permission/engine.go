@@ -126,6 +126,11 @@ type Prompt struct {
 	Input     json.RawMessage
 	// Reason says why approval is needed.
 	Reason string
+	// Subject is the exact part that needs approval: a sub-command or a path.
+	Subject string
+	// Rule is the allow rule that answering "yes, don't ask again" would
+	// add, such as "Bash(npm run test:*)".
+	Rule string
 }
 
 // Answer is the user's reply to a Prompt.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 )
@@ -44,6 +45,16 @@ type Def[In, Out any] struct {
 	// MapResult turns the output into tool_result content; nil renders a string
 	// output as text and anything else as JSON text.
 	MapResult func(out Out) []llm.ContentBlock
+
+	// Render hooks draw a call for the user (see Renderer); each nil hook has
+	// a generic default. RenderUse gets the input decoded as far as it has
+	// streamed, so fields may still be missing.
+	RenderUse      func(in In) string
+	RenderQueued   func(in In, o RenderOptions) Text
+	RenderProgress func(in In, ev ProgressEvent, elapsed time.Duration, o RenderOptions) Text
+	RenderResult   func(in In, out Out, o RenderOptions) Text
+	RenderRejected func(in In, o RenderOptions) Text
+	RenderError    func(in In, message string, o RenderOptions) Text
 }
 
 // Always is a predicate that holds for every input, for IsReadOnly and friends.

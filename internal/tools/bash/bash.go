@@ -68,6 +68,9 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Accesses:           accesses,
 	Call:               call,
 	MapResult:          func(out Output) []llm.ContentBlock { return []llm.ContentBlock{llm.TextBlock(out.Text)} },
+	RenderUse:          renderUse,
+	RenderProgress:     renderProgress,
+	RenderResult:       renderResult,
 })
 
 const description = `Runs a bash command and returns its output (stdout and stderr merged, in order).

@@ -17,7 +17,12 @@ import (
 type Progress struct {
 	Elapsed     time.Duration
 	OutputBytes int64
+	// Tail is the last lines of the output so far (progressLines at most).
+	Tail string
 }
+
+// progressLines is how many lines of output a progress event carries.
+const progressLines = 5
 
 // sandboxStatus is where the calls learn whether commands can be sandboxed; a
 // variable so tests can see the session without one.
@@ -62,7 +67,9 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 				return m.backgrounded(t, sandboxed, fmt.Sprintf("%ds", max(1, int(foreground.Round(time.Second).Seconds())))), nil
 			}
 		case <-tick.C:
-			progress(tool.ProgressEvent{Message: out.LastLine(), Data: Progress{Elapsed: time.Since(t.started), OutputBytes: out.Size()}})
+			tail := out.LastLines(progressLines)
+			progress(tool.ProgressEvent{Message: tail[strings.LastIndexByte(tail, '\n')+1:],
+				Data: Progress{Elapsed: time.Since(t.started), OutputBytes: out.Size(), Tail: tail}})
 		}
 	}
 }

@@ -219,21 +219,20 @@ func (o *outputLog) readAt(from, n int64) (string, error) {
 	return string(buf[:read]), nil
 }
 
-// LastLine returns the last non-blank line of the output so far, for progress.
-func (o *outputLog) LastLine() string {
+// LastLines returns up to n last lines of the output so far, without
+// trailing blank space, for progress.
+func (o *outputLog) LastLines(n int) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var tail string
 	if o.file == nil && !o.stopped {
-		tail = string(o.mem[max(0, len(o.mem)-512):])
+		tail = string(o.mem[max(0, len(o.mem)-512*n):])
 	} else {
 		tail = o.tailText()
 	}
 	tail = strings.TrimRight(tail, " \t\r\n")
-	if i := strings.LastIndexByte(tail, '\n'); i >= 0 {
-		tail = tail[i+1:]
-	}
-	return strings.ToValidUTF8(tail, "")
+	lines := strings.Split(tail, "\n")
+	return strings.ToValidUTF8(strings.Join(lines[max(0, len(lines)-n):], "\n"), "")
 }
 
 // Close closes the file; the file itself stays, for the model to read.

@@ -67,15 +67,21 @@ func TestOutputLogWithoutAFileKeepsHeadAndTail(t *testing.T) {
 	}
 }
 
-func TestLastLine(t *testing.T) {
+func TestLastLines(t *testing.T) {
 	o := newOutputLog(100, fileIn(t))
 	o.Write([]byte("one\ntwo\n\n"))
-	if got := o.LastLine(); got != "two" {
+	if got := o.LastLines(1); got != "two" {
 		t.Errorf("in memory: %q", got)
 	}
+	if got := o.LastLines(5); got != "one\ntwo" {
+		t.Errorf("five lines in memory: %q", got)
+	}
 	o.Write([]byte(strings.Repeat("z", 200) + "\nlast one\n"))
-	if got := o.LastLine(); got != "last one" {
+	if got := o.LastLines(1); got != "last one" {
 		t.Errorf("in the file: %q", got)
+	}
+	if got := o.LastLines(2); got != strings.Repeat("z", 200)+"\nlast one" {
+		t.Errorf("two lines in the file: %q", got)
 	}
 }
 

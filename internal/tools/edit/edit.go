@@ -47,6 +47,9 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               edit,
+	RenderUse:          renderUse,
+	RenderQueued:       renderQueued,
+	RenderResult:       renderResult,
 })
 
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {

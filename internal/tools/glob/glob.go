@@ -59,6 +59,8 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Accesses:           accesses,
 	Call:               run,
 	MapResult:          render,
+	RenderUse:          renderUse,
+	RenderResult:       renderResult,
 })
 
 // search is where a call looks and what it matches: the pattern relative to

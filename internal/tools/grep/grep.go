@@ -72,8 +72,10 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 		}
 		return tool.Access{Reads: []string{fileaccess.RealPath(target)}}
 	},
-	Call:      run,
-	MapResult: render,
+	Call:         run,
+	MapResult:    render,
+	RenderUse:    renderUse,
+	RenderResult: renderResult,
 })
 
 func run(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {

@@ -45,6 +45,9 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               editNotebook,
+	RenderUse:          renderUse,
+	RenderQueued:       renderQueued,
+	RenderResult:       renderResult,
 })
 
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {

@@ -49,6 +49,8 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Accesses:           accesses,
 	Call:               read,
 	MapResult:          toBlocks,
+	RenderUse:          renderUse,
+	RenderResult:       renderResult,
 })
 
 // validate checks the input without touching the filesystem: the numbers, the

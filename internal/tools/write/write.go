@@ -40,6 +40,9 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               write,
+	RenderUse:          renderUse,
+	RenderQueued:       renderQueued,
+	RenderResult:       renderResult,
 })
 
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {

@@ -1,0 +1,65 @@
+package tool
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestCompletePartialJSON(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"command":"ls -`, `{"command":"ls -"}`},
+		{`{"a":[1,2`, `{"a":[1,2]}`},
+		{`{"a":{"b":1},"c"`, `{"a":{"b":1}}`},
+		{`{"a":"x\`, `{"a":"x"}`},
+		{`{"a":"x"}`, `{"a":"x"}`},
+		{`{"a":`, `{}`},
+		{`{`, `{}`},
+	}
+	for _, c := range cases {
+		got := string(CompletePartialJSON(json.RawMessage(c.in)))
+		if got != c.want {
+			t.Errorf("CompletePartialJSON(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	cases := []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"hello", 0, "hello"},
+		{"hello", 5, "hello"},
+		{"hello world", 6, "hello…"},
+		{"日本語テキスト", 5, "日本…"},
+	}
+	for _, c := range cases {
+		if got := Clip(c.in, c.width); got != c.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}
+
+func TestDiffNumbersLinesAcrossHunks(t *testing.T) {
+	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
+	after := "a\nB\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
+	got := Diff(before, after, 1, RenderOptions{Full: true}).String()
+	want := "    1   a\n    2 + B\n    3   b\n    4   c\n    5   d\n   ⋮\n   10   i\n   11   j\n   12   k\n   12 - l\n"
+	if got != want {
+		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
+	}
+	if s := DiffStat(before, after); s != "Added 1 line, removed 1 line" {
+		t.Errorf("DiffStat = %q", s)
+	}
+}
+
+func TestRendererOfFallsBackToGeneric(t *testing.T) {
+	r := GenericRenderer()
+	if got := r.RenderUse(json.RawMessage(`{"b":2,"a":"x`), true); got != `a: "x", b: 2` {
+		t.Errorf("generic use = %q", got)
+	}
+	if got := r.RenderError(nil, "<tool_use_error>boom</tool_use_error>", RenderOptions{}).String(); got != "boom\n" {
+		t.Errorf("generic error = %q", got)
+	}
+}

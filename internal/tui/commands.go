@@ -1,0 +1,191 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mini-claude/mini-claude/internal/permission"
+)
+
+// slashCommand is one entry of the command table: a command the user types
+// after "/", and what it does. A new command is one more entry.
+type slashCommand struct {
+	name string
+	help string
+	// idle says the command changes the session, so it waits for the turn to end.
+	idle bool
+	run  func(m *model, args string) tea.Cmd
+}
+
+// commandTable is the table of slash commands, in the order /help lists them.
+func commandTable() []slashCommand {
+	return []slashCommand{
+		{name: "help", help: "Show the commands and keys", run: (*model).cmdHelp},
+		{name: "clear", help: "Start a new conversation", idle: true, run: (*model).cmdClear},
+		{name: "cost", help: "Show the session's token use and cost", run: (*model).cmdCost},
+		{name: "model", help: "Show the model, or switch with /model NAME", idle: true, run: (*model).cmdModel},
+		{name: "permissions", help: "List the permission rules; /permissions remove RULE deletes one", idle: true, run: (*model).cmdPermissions},
+		{name: "tasks", help: "List the background tasks", run: (*model).cmdTasks},
+		{name: "exit", help: "Leave mini-claude", run: (*model).cmdExit},
+	}
+}
+
+func (m *model) cmdExit(string) tea.Cmd {
+	m.quitting = true
+	m.interrupt()
+	return tea.Quit
+}
+
+// command runs a slash command line such as "/model opus".
+func (m *model) command(line string) tea.Cmd {
+	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+	commands := commandTable()
+	i := slices.IndexFunc(commands, func(c slashCommand) bool { return c.name == name })
+	if i < 0 {
+		m.info(fmt.Sprintf("Unknown command /%s. Type /help for the commands.", name))
+		return nil
+	}
+	c := commands[i]
+	if c.idle && m.turn != nil {
+		m.info(fmt.Sprintf("/%s waits until the running turn ends (Esc interrupts it).", c.name))
+		return nil
+	}
+	m.conv.add(&block{kind: blockUser, text: line})
+	return c.run(m, strings.TrimSpace(args))
+}
+
+func (m *model) info(text string) {
+	m.conv.add(&block{kind: blockInfo, body: text})
+}
+
+func (m *model) cmdHelp(string) tea.Cmd {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range commandTable() {
+		fmt.Fprintf(&b, "  /%-12s %s\n", c.name, c.help)
+	}
+	b.WriteString("  !COMMAND      Run a shell command and show its output\n\nKeys:\n" +
+		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history\n" +
+		"  Esc interrupt the turn · Ctrl+O full or condensed results · PgUp/PgDn scroll\n" +
+		"  Shift+Tab permission mode · Ctrl+C twice exit")
+	m.info(b.String())
+	return nil
+}
+
+func (m *model) cmdClear(string) tea.Cmd {
+	if m.opts.Clear != nil {
+		m.opts.Clear()
+	}
+	m.conv.clear()
+	m.ctxUsed = 0
+	m.info("Started a new conversation.")
+	return nil
+}
+
+func (m *model) cmdCost(string) tea.Cmd {
+	u := m.usage
+	m.info(fmt.Sprintf("Total cost:   $%.4f\nInput:        %d tokens\nOutput:       %d tokens\nCache read:   %d tokens\nCache write:  %d tokens",
+		m.costUSD, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens))
+	return nil
+}
+
+func (m *model) cmdModel(args string) tea.Cmd {
+	if args == "" || m.opts.SetModel == nil {
+		m.info("Model: " + m.model)
+		return nil
+	}
+	if err := m.opts.SetModel(args); err != nil {
+		m.info("The model was not changed: " + err.Error())
+		return nil
+	}
+	m.model = args
+	m.info("Model set to " + args + " for the next turns.")
+	return nil
+}
+
+func (m *model) cmdPermissions(args string) tea.Cmd {
+	perm := m.opts.Permissions
+	if perm == nil {
+		m.info("This session has no permission rules.")
+		return nil
+	}
+	if rule, ok := strings.CutPrefix(args, "remove "); ok {
+		m.removeRule(strings.TrimSpace(rule))
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Permission mode: %s\n", m.mode)
+	for _, list := range []struct {
+		name  string
+		rules []permission.Rule
+	}{{"allow", perm.Allow}, {"ask", perm.Ask}, {"deny", perm.Deny}} {
+		fmt.Fprintf(&b, "%s:\n", list.name)
+		if len(list.rules) == 0 {
+			b.WriteString("  (none)\n")
+		}
+		for _, r := range list.rules {
+			fmt.Fprintf(&b, "  %-40s from %s\n", r.String(), r.Source)
+		}
+	}
+	b.WriteString("Remove a rule with /permissions remove RULE.")
+	m.info(b.String())
+	return nil
+}
+
+// removeRule drops a rule from the session and from the project's local
+// settings file; rules of other files are only dropped for the session.
+func (m *model) removeRule(text string) {
+	perm := m.opts.Permissions
+	var files []string
+	removed := false
+	for _, list := range []struct {
+		name  string
+		rules *[]permission.Rule
+	}{{"allow", &perm.Allow}, {"ask", &perm.Ask}, {"deny", &perm.Deny}} {
+		n := len(*list.rules)
+		*list.rules = slices.DeleteFunc(*list.rules, func(r permission.Rule) bool { return r.String() == text })
+		if len(*list.rules) == n {
+			continue
+		}
+		removed = true
+		if m.opts.RemoveRule == nil {
+			continue
+		}
+		file, err := m.opts.RemoveRule(list.name, text)
+		if err != nil {
+			m.info("Removed " + text + " for this session; the settings file was not changed: " + err.Error())
+			return
+		}
+		if file != "" {
+			files = append(files, file)
+		}
+	}
+	if !removed {
+		m.info("No rule " + text + ". /permissions lists them.")
+		return
+	}
+	m.rulesMu.Lock()
+	delete(m.rememberedRules, text)
+	m.rulesMu.Unlock()
+	if len(files) > 0 {
+		m.info("Removed the rule " + text + " from " + strings.Join(slices.Compact(files), ", ") + ".")
+		return
+	}
+	m.info("Removed the rule " + text + " for this session (its settings file is not the project's local one, so it applies again next session).")
+}
+
+func (m *model) cmdTasks(string) tea.Cmd {
+	var lines []string
+	if m.opts.Tasks != nil {
+		lines = m.opts.Tasks()
+	}
+	if len(lines) == 0 {
+		m.info("No background tasks.")
+		return nil
+	}
+	m.info("Background tasks:\n  " + strings.Join(lines, "\n  "))
+	return nil
+}

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+// The answers of the permission dialog, in the order shown.
+const (
+	answerYes = iota
+	answerAlways
+	answerNo
+	answerNoWithMessage
+)
+
+// dialog is an open permission question; the agent waits on reply.
+type dialog struct {
+	prompt   permission.Prompt
+	reply    chan permission.Answer
+	selected int
+	// typing is set once "no, and tell the model" is chosen: the message is
+	// typed into message.
+	typing  bool
+	message textinput.Model
+}
+
+func newDialog(p permission.Prompt, reply chan permission.Answer) *dialog {
+	in := textinput.New()
+	in.Placeholder = "what the model should do instead"
+	return &dialog{prompt: p, reply: reply, message: in}
+}
+
+func (d *dialog) options() []string {
+	always := "Yes, and don't ask again"
+	if d.prompt.Rule != "" {
+		always += " for " + d.prompt.Rule
+	}
+	return []string{"Yes", always, "No", "No, and tell the model what to do instead"}
+}
+
+// dialogKey handles a key while the dialog is open: arrows or digits choose,
+// Enter answers, Esc refuses and interrupts the turn.
+func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
+	d := m.dialog
+	if d.typing {
+		switch k.String() {
+		case "enter":
+			m.answer(answerNoWithMessage)
+		case "esc":
+			d.typing = false
+			d.message.Blur()
+		default:
+			var cmd tea.Cmd
+			d.message, cmd = d.message.Update(k)
+			return cmd
+		}
+		return nil
+	}
+	switch k.String() {
+	case "up", "shift+tab", "k":
+		d.selected = (d.selected + 3) % 4
+	case "down", "tab", "j":
+		d.selected = (d.selected + 1) % 4
+	case "1", "y":
+		m.answer(answerYes)
+	case "2", "a":
+		m.answer(answerAlways)
+	case "3", "n":
+		m.answer(answerNo)
+	case "4":
+		d.selected = answerNoWithMessage
+		return m.answerSelected()
+	case "enter":
+		return m.answerSelected()
+	case "esc", "ctrl+c":
+		m.answer(answerNo)
+		m.interrupt()
+	}
+	return nil
+}
+
+func (m *model) answerSelected() tea.Cmd {
+	d := m.dialog
+	if d.selected == answerNoWithMessage {
+		d.typing = true
+		return d.message.Focus()
+	}
+	m.answer(d.selected)
+	return nil
+}
+
+// answer sends the choice to the waiting agent and closes the dialog. "Yes,
+// don't ask again" saves the rule to the project's local settings, answers
+// the same question in this turn at once, and joins the session's rules
+// before the next turn.
+func (m *model) answer(choice int) {
+	d := m.dialog
+	m.dialog = nil
+	var a permission.Answer
+	switch choice {
+	case answerYes:
+		a.Allow = true
+	case answerAlways:
+		a.Allow = true
+		m.rememberRule(d.prompt)
+	case answerNo:
+		a.Message = fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", d.prompt.Tool)
+	case answerNoWithMessage:
+		text := strings.TrimSpace(d.message.Value())
+		a.Message = fmt.Sprintf("The user refused this %s call and said: %s", d.prompt.Tool, text)
+		if text == "" {
+			a.Message = fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", d.prompt.Tool)
+		}
+	}
+	d.reply <- a
+}
+
+func (m *model) rememberRule(p permission.Prompt) {
+	rule := p.Rule
+	if rule == "" {
+		rule = p.Tool
+	}
+	m.remember(rule)
+	m.pendingRules = append(m.pendingRules, rule)
+	if m.opts.AddAllowRule == nil {
+		m.conv.add(&block{kind: blockNotice, text: "Allowed " + rule + " for this session"})
+		return
+	}
+	path, err := m.opts.AddAllowRule(rule)
+	if err != nil {
+		m.conv.add(&block{kind: blockError, text: "The rule " + rule + " is allowed for this session but could not be saved: " + err.Error()})
+		return
+	}
+	m.conv.add(&block{kind: blockNotice, text: "Added the rule " + rule + " to " + path})
+}
+
+// view draws the dialog: the tool and its call, the exact part asked about,
+// the reason, and the answers.
+func (d *dialog) view(r *renderer, width int) string {
+	inner := max(20, width-4)
+	var rend tool.Renderer = tool.GenericRenderer()
+	if t := r.tools(d.prompt.Tool); t != nil {
+		rend = tool.RendererOf(t)
+	}
+	var lines []string
+	lines = append(lines, boldStyle.Render(d.prompt.Tool+" wants permission"))
+	lines = append(lines, tool.Clip(d.prompt.Tool+"("+rend.RenderUse(d.prompt.Input, false)+")", inner))
+	if d.prompt.Subject != "" {
+		lines = append(lines, warnStyle.Render(tool.Clip("Asks for: "+d.prompt.Subject, inner)))
+	}
+	if d.prompt.Reason != "" {
+		lines = append(lines, wrap(dimStyle.Render(d.prompt.Reason), inner)...)
+	}
+	queued := rend.RenderQueued(d.prompt.Input, tool.RenderOptions{Width: inner - 2})
+	if queued.String() != tool.GenericRenderer().RenderQueued(nil, tool.RenderOptions{}).String() {
+		lines = append(lines, styleText(tool.Condense(queued, 8))...)
+	}
+	lines = append(lines, "", "Do you want to proceed?")
+	for i, opt := range d.options() {
+		label := fmt.Sprintf("%d. %s", i+1, opt)
+		if i == d.selected {
+			lines = append(lines, accentStyle.Render(tool.Clip("❯ "+label, inner)))
+		} else {
+			lines = append(lines, tool.Clip("  "+label, inner))
+		}
+	}
+	if d.typing {
+		lines = append(lines, "", d.message.View())
+	}
+	lines = append(lines, dimStyle.Render("Enter to answer · Esc to refuse and interrupt"))
+	return dialogBorder.Width(width).Render(strings.Join(lines, "\n"))
+}

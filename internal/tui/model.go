@@ -1,0 +1,393 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+// model is the bubbletea model: the conversation, the input, the dialog and
+// the status of the running turn. Only the program's goroutine touches it,
+// except rememberedRules, which Ask reads from the agent's goroutine.
+type model struct {
+	opts   Options
+	width  int
+	height int
+
+	conv    *conversation
+	render  *renderer
+	input   textarea.Model
+	history *history
+	pastes  pastes
+	dialog  *dialog
+	// hint is shown under the input: the completions of an @path mention.
+	hint string
+	// shellCancel stops the running "!command", nil when none runs.
+	shellCancel context.CancelFunc
+
+	// turn is the running turn, nil between turns.
+	turn *turnState
+	// mode is the permission mode the next turn runs in.
+	mode permission.Mode
+	// pendingRules are rules answered "don't ask again", added to the
+	// permission context before the next turn.
+	pendingRules []string
+
+	rulesMu         sync.Mutex
+	rememberedRules map[string]bool
+
+	usage    llm.Usage
+	costUSD  float64
+	ctxUsed  int
+	model    string
+	frame    int
+	ctrlCAt  time.Time
+	quitting bool
+}
+
+// turnState is what the UI knows of the running turn.
+type turnState struct {
+	cancel  context.CancelFunc
+	started time.Time
+	// outputTokens counts the tokens of the turn's finished responses.
+	outputTokens int
+	// streamedChars counts the text streamed since the last response ended,
+	// for a token estimate while the model writes.
+	streamedChars int
+	// thinking says the model is streaming its extended thinking.
+	thinking bool
+}
+
+func newModel(opts Options) *model {
+	in := textarea.New()
+	in.ShowLineNumbers = false
+	in.Prompt = "> "
+	in.Placeholder = "Ask anything · / for commands · ! for shell"
+	in.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
+	in.SetHeight(1)
+	in.Focus()
+	mode := permission.ModeDefault
+	if opts.Permissions != nil {
+		mode = opts.Permissions.Mode
+	}
+	return &model{
+		opts: opts, conv: newConversation(), render: &renderer{tools: toolLookup(opts.Tools)}, input: in, history: loadHistory(opts.HistoryPath),
+		mode: mode, model: opts.Model, rememberedRules: map[string]bool{}, width: 80, height: 24,
+	}
+}
+
+func (m *model) Init() tea.Cmd {
+	if m.opts.InitialPrompt != "" {
+		m.history.add(m.opts.InitialPrompt)
+		return tea.Batch(textarea.Blink, m.startTurn(m.opts.InitialPrompt))
+	}
+	return textarea.Blink
+}
+
+// toolLookup finds a tool of the session's pool by name, for its renderer.
+func toolLookup(pool func() []tool.Tool) func(string) tool.Tool {
+	return func(name string) tool.Tool {
+		if pool == nil {
+			return nil
+		}
+		for _, t := range pool() {
+			if t.MatchesName(name) {
+				return t
+			}
+		}
+		return nil
+	}
+}
+
+// remembered reports whether rule was answered "don't ask again" in this
+// session; Ask calls it from the agent's goroutine.
+func (m *model) remembered(rule string) bool {
+	if rule == "" {
+		return false
+	}
+	m.rulesMu.Lock()
+	defer m.rulesMu.Unlock()
+	return m.rememberedRules[rule]
+}
+
+func (m *model) remember(rule string) {
+	m.rulesMu.Lock()
+	defer m.rulesMu.Unlock()
+	m.rememberedRules[rule] = true
+}
+
+// interrupt cancels the running turn, if any.
+func (m *model) interrupt() {
+	if m.turn != nil {
+		m.turn.cancel()
+	}
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(10, msg.Width-2))
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.dialog == nil {
+			m.input.InsertString(m.pastes.add(msg.Content))
+			m.fitInput()
+		}
+		return m, nil
+	case eventMsg:
+		m.event(msg.event)
+		return m, nil
+	case askMsg:
+		m.dialog = newDialog(msg.prompt, msg.reply)
+		return m, nil
+	case askCancelledMsg:
+		m.dialog = nil
+		return m, nil
+	case turnDoneMsg:
+		m.turnDone(msg.result)
+		return m, nil
+	case shellDoneMsg:
+		m.shellCancel = nil
+		m.conv.add(&block{kind: blockShell, text: msg.command, body: msg.output, failed: msg.failed})
+		return m, nil
+	case tickMsg:
+		if m.turn == nil {
+			return m, nil
+		}
+		m.frame++
+		return m, tick()
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+// tickMsg animates the spinner and the elapsed time while a turn runs.
+type tickMsg struct{}
+
+func tick() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// key handles a key press: the dialog first, then the global keys, then the input.
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	if m.dialog != nil {
+		return m.dialogKey(k)
+	}
+	switch k.String() {
+	case "ctrl+c":
+		return m.ctrlC()
+	case "esc":
+		if m.turn != nil {
+			m.turn.cancel()
+		}
+		if m.shellCancel != nil {
+			m.shellCancel()
+		}
+		return nil
+	case "shift+tab":
+		m.cycleMode()
+		return nil
+	case "ctrl+o":
+		m.conv.toggleFull()
+		return nil
+	case "ctrl+z":
+		return tea.Suspend
+	case "pgup":
+		m.conv.scroll(m.conversationHeight() - 1)
+		return nil
+	case "pgdown":
+		m.conv.scroll(-(m.conversationHeight() - 1))
+		return nil
+	case "enter":
+		return m.submit()
+	case "tab":
+		if completed, candidates, ok := completeMention(m.input.Value(), m.opts.Cwd); ok {
+			m.setInput(completed)
+			m.hint = strings.Join(candidates, "  ")
+			return nil
+		}
+	case "up":
+		if m.input.Line() == 0 {
+			m.setInput(m.history.previous(m.input.Value()))
+			return nil
+		}
+	case "down":
+		if m.input.Line() == m.input.LineCount()-1 {
+			if s, ok := m.history.next(); ok {
+				m.setInput(s)
+				return nil
+			}
+		}
+	}
+	m.hint = ""
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	m.fitInput()
+	return cmd
+}
+
+func (m *model) ctrlC() tea.Cmd {
+	if m.turn != nil {
+		m.turn.cancel()
+	}
+	if m.input.Value() != "" {
+		m.setInput("")
+		return nil
+	}
+	if time.Since(m.ctrlCAt) < 2*time.Second {
+		m.quitting = true
+		return tea.Quit
+	}
+	m.ctrlCAt = time.Now()
+	return nil
+}
+
+// cycleMode moves to the next of default → acceptEdits → plan; the next turn
+// runs in it. Bypass mode, chosen on the command line, cycles back to default.
+func (m *model) cycleMode() {
+	switch m.mode {
+	case permission.ModeDefault:
+		m.mode = permission.ModeAcceptEdits
+	case permission.ModeAcceptEdits:
+		m.mode = permission.ModePlan
+	default:
+		m.mode = permission.ModeDefault
+	}
+	if m.turn == nil {
+		m.applyBetweenTurns()
+	}
+}
+
+// applyBetweenTurns writes the mode and the remembered rules into the
+// permission context; it runs only while no turn runs.
+func (m *model) applyBetweenTurns() {
+	perm := m.opts.Permissions
+	if perm == nil {
+		return
+	}
+	perm.Mode = m.mode
+	for _, text := range m.pendingRules {
+		if r, err := permission.ParseRule(text, "this session"); err == nil {
+			r.Base = m.opts.Cwd
+			perm.Allow = append(perm.Allow, r)
+		}
+	}
+	m.pendingRules = nil
+}
+
+func (m *model) setInput(s string) {
+	m.input.SetValue(s)
+	m.input.CursorEnd()
+	m.fitInput()
+}
+
+// fitInput grows the input with its content, up to a third of the screen.
+func (m *model) fitInput() {
+	lines := max(1, m.input.LineCount())
+	m.input.SetHeight(min(lines, max(1, m.height/3)))
+}
+
+// submit sends the input: a slash command, a shell command, or a prompt.
+func (m *model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.pastes.expand(m.input.Value()))
+	m.pastes = pastes{}
+	if text == "" {
+		return nil
+	}
+	m.history.add(text)
+	m.setInput("")
+	m.conv.scrollToBottom()
+	switch {
+	case strings.HasPrefix(text, "/"):
+		return m.command(text)
+	case strings.HasPrefix(text, "!"):
+		return m.shell(strings.TrimSpace(text[1:]))
+	}
+	if m.turn != nil {
+		m.conv.add(&block{kind: blockNotice, text: "A turn is running: wait for it, or press Esc to interrupt it."})
+		m.setInput(text)
+		return nil
+	}
+	return m.startTurn(text)
+}
+
+func (m *model) startTurn(prompt string) tea.Cmd {
+	m.applyBetweenTurns()
+	m.conv.add(&block{kind: blockUser, text: prompt})
+	ctx, cancel := context.WithCancel(context.Background())
+	m.turn = &turnState{cancel: cancel, started: time.Now()}
+	run := m.opts.Run
+	return tea.Batch(tick(), func() tea.Msg {
+		defer cancel()
+		return turnDoneMsg{result: run(ctx, prompt)}
+	})
+}
+
+func (m *model) turnDone(res agent.Result) {
+	m.conv.finishLive()
+	m.costUSD += res.CostUSD
+	m.usage = m.usage.Add(res.Usage)
+	switch res.Outcome {
+	case agent.Interrupted:
+		m.conv.add(&block{kind: blockNotice, text: "Interrupted · what should the model do instead?"})
+	case agent.Failed, agent.MaxTurnsReached:
+		if res.Err != nil {
+			m.conv.add(&block{kind: blockError, text: res.Err.Error()})
+		}
+	}
+	m.turn = nil
+	m.dialog = nil
+	m.applyBetweenTurns()
+}
+
+// event folds one agent event into the conversation.
+func (m *model) event(e agent.Event) {
+	switch e := e.(type) {
+	case agent.TextDelta:
+		m.conv.appendText(e.Text)
+		if m.turn != nil {
+			m.turn.streamedChars += len(e.Text)
+			m.turn.thinking = false
+		}
+	case agent.ThinkingDelta:
+		if m.turn != nil {
+			m.turn.streamedChars += len(e.Text)
+			m.turn.thinking = true
+		}
+	case agent.ToolInputDelta:
+		m.conv.toolInput(e.ID, e.Name, e.PartialJSON)
+	case agent.StreamRetry:
+		m.conv.dropLive()
+		m.conv.add(&block{kind: blockNotice, text: "Retrying the request (attempt " + itoa(e.Attempt) + "): " + errText(e.Err)})
+	case agent.AssistantMessage:
+		m.conv.assistantDone(e.Message)
+		m.ctxUsed = e.Usage.InputTokens + e.Usage.CacheReadInputTokens + e.Usage.CacheCreationInputTokens + e.Usage.OutputTokens
+		if m.turn != nil {
+			m.turn.outputTokens += e.Usage.OutputTokens
+			m.turn.streamedChars = 0
+		}
+	case agent.ToolQueued:
+		m.conv.toolQueued(e.ID, e.Name, e.Input)
+	case agent.ToolStarted:
+		m.conv.toolStarted(e.ID)
+	case agent.ToolProgress:
+		m.conv.toolProgress(e.ID, e.Progress)
+	case agent.PermissionDenied:
+		m.conv.toolRejected(e.Denial.ToolUseID, e.Message)
+	case agent.ToolFinished:
+		m.conv.toolFinished(e.ID, e.Result, e.Output, e.Duration)
+	}
+}
