@@ -202,7 +202,8 @@ DISABLE_AUTOUPDATER=1; both with IS_SANDBOX=1 and the same scripted tool calls.
 const codexMethod = `Codex has no Read, Grep or Edit tool: its scripted model does each step with its shell tool
 (exec_command) the way its models do, cat to read, rg to search and apply_patch (which Codex
 intercepts) to edit, while mini-claude's does them with Read, Grep and Edit as against Claude
-Code; a command's non-zero exit counts as a failed tool result.
+Code; a command's non-zero exit counts as a failed tool result. Codex starts as users start it
+from npm: the node launcher script runs the packaged native binary, and both count in its tree.
 `
 
 func cpuModel() string {
