@@ -51,7 +51,7 @@ func run(dir string, files, runs int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("tree: %s, %d files; %d runs each, interleaved, medians; GOMAXPROCS=%d\n\n", dir, n, runs, runtime.GOMAXPROCS(0))
+	fmt.Printf("tree: %s, %d files; %d runs each, interleaved; medians of the times and of the round-by-round ratios; GOMAXPROCS=%d\n\n", dir, n, runs, runtime.GOMAXPROCS(0))
 	grepCases := []struct{ name, input string }{
 		{"literal, files_with_matches", `{"pattern": "Errorf"}`},
 		{"regex, files_with_matches", `{"pattern": "func \\w+Error\\("}`},
@@ -65,7 +65,7 @@ func run(dir string, files, runs int) error {
 			func() error { return rawRipgrep(rg, dir, c.input) },
 			func() error { return callGrep(dir, c.input, "rg") },
 			func() error { return callGrep(dir, c.input, "builtin") })
-		fmt.Printf("%-30s %10s %10s %10s %8.2f %8.2f\n", c.name, ms(m[0]), ms(m[1]), ms(m[2]), ratio(m[1], m[0]), ratio(m[2], m[0]))
+		fmt.Printf("%-30s %10s %10s %10s %8.2f %8.2f\n", c.name, ms(m.medians[0]), ms(m.medians[1]), ms(m.medians[2]), m.ratio(1, 0), m.ratio(2, 0))
 	}
 	fmt.Printf("\n%-30s %10s %12s %10s %8s %8s\n", "Glob", "find", "find+mtime", "Glob", "×find", "×mtime")
 	for _, pattern := range []string{"**/*.go", "*_test.go"} {
@@ -77,7 +77,7 @@ func run(dir string, files, runs int) error {
 			}
 		}
 		m := measure(runs, find(), find("-printf", "%T@ %p\\n"), func() error { return callGlob(dir, pattern) })
-		fmt.Printf("%-30s %10s %12s %10s %8.2f %8.2f\n", pattern, ms(m[0]), ms(m[1]), ms(m[2]), ratio(m[2], m[0]), ratio(m[2], m[1]))
+		fmt.Printf("%-30s %10s %12s %10s %8.2f %8.2f\n", pattern, ms(m.medians[0]), ms(m.medians[1]), ms(m.medians[2]), m.ratio(2, 0), m.ratio(2, 1))
 	}
 	return nil
 }
@@ -144,32 +144,54 @@ func call(t tool.Tool, dir, input string) error {
 	return err
 }
 
+// measurement is what measure found: each contender's median time, and the
+// times of every round, for ratios taken round by round.
+type measurement struct {
+	medians []time.Duration
+	rounds  [][]time.Duration
+}
+
 // measure runs each contender once to warm up, then runs times in turn (so
-// they share the machine's ups and downs), and returns each one's median.
-func measure(runs int, contenders ...func() error) []time.Duration {
-	times := make([][]time.Duration, len(contenders))
+// they share the machine's ups and downs).
+func measure(runs int, contenders ...func() error) measurement {
+	var m measurement
 	for round := -1; round < runs; round++ {
+		times := make([]time.Duration, len(contenders))
 		for i, f := range contenders {
 			start := time.Now()
 			if err := f(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 			}
-			if round >= 0 {
-				times[i] = append(times[i], time.Since(start))
-			}
+			times[i] = time.Since(start)
+		}
+		if round >= 0 {
+			m.rounds = append(m.rounds, times)
 		}
 	}
-	medians := make([]time.Duration, len(contenders))
-	for i, t := range times {
-		slices.Sort(t)
-		medians[i] = t[len(t)/2]
+	for i := range contenders {
+		column := make([]time.Duration, len(m.rounds))
+		for r, times := range m.rounds {
+			column[r] = times[i]
+		}
+		slices.Sort(column)
+		m.medians = append(m.medians, column[len(column)/2])
 	}
-	return medians
+	return m
+}
+
+// ratio is the median over the rounds of contender a's time over b's, so a
+// load that comes and goes weighs on both sides of each ratio alike.
+func (m measurement) ratio(a, b int) float64 {
+	ratios := make([]float64, len(m.rounds))
+	for r, times := range m.rounds {
+		ratios[r] = float64(times[a]) / float64(times[b])
+	}
+	slices.Sort(ratios)
+	return ratios[len(ratios)/2]
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
 
-func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 
 // generate writes files files of Go-like source under dir, built from the
 // lines of the Go distribution's own sources, in a tree four levels deep with

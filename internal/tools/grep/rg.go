@@ -125,37 +125,44 @@ func parseOutput(r *bufio.Reader, q *query) ([]fileResult, error) {
 	return files, nil
 }
 
-// statWorkers is how many files are statted at once while rg runs.
+// statWorkers is how many batches of files are statted at once while rg
+// runs, and statBatch how many names a batch holds at most.
 const statWorkers = 8
 
+const statBatch = 128
+
 // parseFiles reads the NUL-separated file names of rg -l and looks up each
-// file's modification time as it arrives, while rg is still searching.
+// file's modification time as it arrives, while rg is still searching. Names
+// go to the workers in batches, whenever a batch is full or rg has printed
+// nothing more yet, so tens of thousands of files cost a few hundred hand-offs.
 func parseFiles(r *bufio.Reader, q *query) ([]fileResult, error) {
-	names := make(chan string, 256)
-	dated := make(chan fileResult, 256)
+	batches := make(chan []string, statWorkers)
+	var mu sync.Mutex
+	var files []fileResult
 	var wg sync.WaitGroup
 	for range statWorkers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for rel := range names {
-				dated <- fileResult{path: rel, count: 1, binaryOffset: -1, modTime: pathModTime(q.absolute(rel))}
+		wg.Go(func() {
+			for batch := range batches {
+				dated := make([]fileResult, len(batch))
+				for i, rel := range batch {
+					dated[i] = fileResult{path: rel, count: 1, binaryOffset: -1, modTime: pathModTime(q.absolute(rel))}
+				}
+				mu.Lock()
+				files = append(files, dated...)
+				mu.Unlock()
 			}
-		}()
+		})
 	}
-	var files []fileResult
-	collected := make(chan struct{})
-	go func() {
-		for f := range dated {
-			files = append(files, f)
-		}
-		close(collected)
-	}()
+	var batch []string
 	var readErr error
 	for {
 		name, err := r.ReadBytes(0)
 		if len(name) > 1 && err == nil {
-			names <- q.relative(name[:len(name)-1])
+			batch = append(batch, q.relative(name[:len(name)-1]))
+		}
+		if len(batch) > 0 && (len(batch) == statBatch || r.Buffered() == 0 || err != nil) {
+			batches <- batch
+			batch = nil
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -164,10 +171,8 @@ func parseFiles(r *bufio.Reader, q *query) ([]fileResult, error) {
 			break
 		}
 	}
-	close(names)
+	close(batches)
 	wg.Wait()
-	close(dated)
-	<-collected
 	return files, readErr
 }
 
