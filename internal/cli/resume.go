@@ -25,13 +25,14 @@ type conversation struct {
 	history    []llm.Message
 }
 
-// checkSessionFlags refuses combinations of the session flags that mean nothing.
-func checkSessionFlags(opts *Options) error {
+// checkSessionFlags refuses combinations of the session flags that mean
+// nothing; canPick says a bare --resume can open the session picker.
+func checkSessionFlags(opts *Options, canPick bool) error {
 	resuming := opts.Continue || opts.Resume != ""
 	switch {
 	case opts.Continue && opts.Resume != "":
 		return usageError("--continue and --resume both choose the session to resume; use one of them")
-	case opts.Resume == pickSession:
+	case opts.Resume == pickSession && !canPick:
 		return usageError("--resume without a session id needs the interactive picker; in print mode pass the id (mini-claude -p -r <id> \"prompt\") or use --continue for the newest session")
 	case opts.ForkSession && !resuming:
 		return usageError("--fork-session copies a resumed session; use it with --continue or --resume")
@@ -43,7 +44,7 @@ func checkSessionFlags(opts *Options) error {
 			return usageError("--session-id: %v", err)
 		}
 	}
-	if opts.Resume != "" {
+	if opts.Resume != "" && opts.Resume != pickSession {
 		if err := transcript.ValidID(opts.Resume); err != nil {
 			return usageError("--resume: %v", err)
 		}
