@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
+	"github.com/mini-claude/mini-claude/internal/session"
+)
+
+// transcriptsOf returns the run's project transcripts (not the prompt history) that mention text.
+func transcriptsOf(t *testing.T, r *run, text string) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(filepath.Dir(r.transcriptPath("x")), "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, p := range paths {
+		if session.ValidID(strings.TrimSuffix(filepath.Base(p), ".jsonl")) != nil {
+			continue
+		}
+		if data, err := os.ReadFile(p); err == nil && strings.Contains(string(data), text) {
+			found = append(found, p)
+		}
+	}
+	return found
+}
+
+// exit leaves the UI with /exit and waits for the binary to end.
+func (s *screen) exit() {
+	s.t.Helper()
+	s.typeLine("/exit")
+	if !s.exited() {
+		s.t.Fatalf("/exit did not leave the UI:\n%s", s.capture())
+	}
+}
+
+// TestTUIResumePicksAnEarlierSession saves an interactive session, then
+// resumes it from a second one with /resume and from a third with a bare -r:
+// the model gets the earlier conversation.
+func TestTUIResumePicksAnEarlierSession(t *testing.T) {
+	r := newRun(t)
+	r.srv.Push(text("Noted: 42."))
+	first := openScreen(t, r)
+	first.typeLine("remember the number 42")
+	first.waitFor("Noted: 42.")
+	first.exit()
+	saved := transcriptsOf(t, r, "remember the number 42")
+	if len(saved) != 1 || len(transcriptsOf(t, r, "Noted: 42.")) != 1 {
+		t.Fatalf("the interactive session wrote %d transcripts holding its prompt and answer, want 1", len(saved))
+	}
+
+	r.srv.Push(text("The number was 42."))
+	second := openScreen(t, r)
+	second.typeLine("/resume")
+	second.waitFor("Resume a session", "❯ just now · 2 messages · remember the number 42")
+	second.keys("Enter")
+	second.waitFor("Resumed session "+strings.TrimSuffix(filepath.Base(saved[0]), ".jsonl"), "> remember the number 42", "Noted: 42.")
+	second.typeLine("what was the number?")
+	second.waitFor("The number was 42.")
+	second.exit()
+	msgs := r.srv.Requests()[1].Messages
+	if len(msgs) != 3 || msgs[0].Text() != "remember the number 42" || msgs[1].Text() != "Noted: 42." || msgs[2].Text() != "what was the number?" {
+		t.Fatalf("the resumed request holds %d messages: %+v", len(msgs), msgs)
+	}
+
+	r.srv.Push(text("Still 42."))
+	third := openScreen(t, r, "-r")
+	third.waitFor("Resume a session", "4 messages · remember the number 42")
+	third.keys("Enter")
+	third.waitFor("> what was the number?", "The number was 42.")
+	third.typeLine("and now?")
+	third.waitFor("Still 42.")
+	if n := len(r.srv.Requests()[2].Messages); n != 5 {
+		t.Errorf("the request after a bare -r holds %d messages, want 5", n)
+	}
+	if saved := transcriptsOf(t, r, "and now?"); len(saved) != 1 || !strings.Contains(saved[0], filepath.Base(transcriptsOf(t, r, "remember the number 42")[0])) {
+		t.Errorf("the resumed session's prompt went to %v, want the first session's transcript", saved)
+	}
+}
+
+func TestTUITodosAfterTodoWrite(t *testing.T) {
+	r := newRun(t)
+	todos := `{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},{"content":"Write the plan","status":"in_progress","activeForm":"Writing the plan"}]}`
+	r.srv.Push(calls(llmtest.ToolUse("t1", "TodoWrite", todos)), text("Planned."))
+	s := openScreen(t, r)
+	s.typeLine("/todos")
+	s.waitFor("No todos.")
+	s.typeLine("plan the work")
+	s.waitFor("Planned.")
+	s.typeLine("/todos")
+	s.waitFor("1. [completed] Read the code", "2. [in_progress] Write the plan")
+}
+
+// TestTUICompact compacts by hand: the summary request carries the
+// instructions, and the next turn's history is the summary alone.
+func TestTUICompact(t *testing.T) {
+	r := newRun(t)
+	r.srv.Push(text("The build uses make."), text("<summary>The user asked about the build; it uses make.</summary>"), text("Yes, make."))
+	s := openScreen(t, r)
+	s.typeLine("how is it built?")
+	s.waitFor("The build uses make.")
+	s.typeLine("/compact keep the build tool")
+	s.waitFor("Conversation compacted: 2 messages summarised")
+	s.typeLine("still make?")
+	s.waitFor("Yes, make.")
+	reqs := r.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (turn, summary, turn)", len(reqs))
+	}
+	if got := reqs[1].Messages[len(reqs[1].Messages)-1].Text(); !strings.Contains(got, "keep the build tool") {
+		t.Errorf("the summary request does not carry the instructions: %.300q", got)
+	}
+	next := reqs[2].Messages
+	if len(next) != 2 || !strings.Contains(next[0].Text(), "The user asked about the build; it uses make.") ||
+		strings.Contains(next[0].Text(), "The build uses make.") || next[1].Text() != "still make?" {
+		t.Errorf("the request after /compact holds %d messages: %+v", len(next), next)
+	}
+}
+
+// TestTUIMCPServers connects the project's MCP servers under the open UI: a
+// failed one is reported on screen, a working one's tools are called.
+func TestTUIMCPServers(t *testing.T) {
+	servers := mcptest.Find(t)
+	r := newRun(t)
+	config := mcpConfig(t, map[string]any{
+		"everything": map[string]any{"command": servers.Node, "args": []string{servers.Everything, "stdio"}},
+		"broken":     map[string]any{"command": servers.Node, "args": []string{"-e", `console.error("no database"); process.exit(2)`}},
+	})
+	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the UI"}`)), text("Echoed."))
+	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")
+	s.waitFor(`MCP server "broken" failed`, "no database")
+	s.typeLine("echo something")
+	s.waitFor("Echoed.")
+	if got := contentText(lastResults(t, r.srv, 1)[0]); !strings.Contains(got, "through the UI") {
+		t.Errorf("the MCP tool returned %q", got)
+	}
+}
