@@ -143,3 +143,24 @@ func TestTUIMCPServers(t *testing.T) {
 		t.Errorf("the MCP tool returned %q", got)
 	}
 }
+
+// TestTUISubAgents shows a line per sub-agent start and finish, and gives the
+// model a background agent's report in a turn of its own once it ends.
+func TestTUISubAgents(t *testing.T) {
+	r := newRun(t)
+	r.srv.Route(llmtest.FirstUserText("start the audit"),
+		calls(agentCall("bg", "Audit deps", "task audit", `,"run_in_background":true`)),
+		text("The audit runs in the background."),
+		text("The audit found nothing."))
+	r.srv.Route(llmtest.FirstUserText("task audit"),
+		calls(llmtest.ToolUse("s", "Sleep", `{"label":"audit","ms":400}`)),
+		text("no vulnerable dependencies"))
+	s := openScreen(t, r, "--tools", "Agent,Sleep")
+	s.typeLine("start the audit")
+	s.waitFor("Agent general-purpose: Audit deps started in the background", "The audit runs in the background.",
+		"Agent general-purpose: Audit deps finished · 1 tool use ·", "The audit found nothing.")
+	notice := lastOf(request(t, r.srv, "start the audit", 2))
+	if len(notice) != 1 || !strings.Contains(notice[0].Text, "<result>no vulnerable dependencies</result>") {
+		t.Fatalf("the report turn got %+v", notice)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	transcript "github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
 	"github.com/mini-claude/mini-claude/internal/tui"
 )
@@ -58,6 +59,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: llm.ContextWindow,
 		Tools:         func() []tool.Tool { return s.poolWith(servers) },
 		Run:           func(ctx context.Context, prompt string) agent.Result { return in.agent.Run(ctx, prompt) },
+		RunNotices:    in.runNotices,
 		Compact:       func(ctx context.Context, instructions string) error { return in.agent.Compact(ctx, instructions) },
 		Clear:         in.clear,
 		SetModel:      in.setModel,
@@ -133,6 +135,26 @@ func (in *interactive) resume(id string) (tui.Resumed, error) {
 	in.conv.close()
 	in.use(conv)
 	return tui.Resumed{ID: conv.id, Messages: conv.history, Warnings: strings.TrimSpace(warnings.String())}, nil
+}
+
+// reportDelay bounds the wait for the report of a background agent whose end
+// was announced: the report is queued right after the announcement.
+const reportDelay = 2 * time.Second
+
+// runNotices gives the model the reports of the background agents that
+// ended, as print mode does after its turn; when the report of the agent
+// just announced is not queued yet, it waits for it a moment.
+func (in *interactive) runNotices(ctx context.Context) (agent.Result, bool) {
+	wait, cancel := context.WithTimeout(ctx, reportDelay)
+	defer cancel()
+	for {
+		if res, ran := in.agent.RunNotices(ctx); ran {
+			return res, true
+		}
+		if subagent.Running(in.state) == 0 || subagent.WaitAny(wait, in.state) != nil {
+			return agent.Result{}, false
+		}
+	}
 }
 
 // sessions lists the project's sessions for the /resume picker, newest first,

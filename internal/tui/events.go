@@ -28,13 +28,20 @@ func (m *model) sessionEvent(e agent.Event) {
 	case agent.SubAgentFinished:
 		name := m.subAgents[e.AgentID]
 		delete(m.subAgents, e.AgentID)
-		line := fmt.Sprintf("Agent %s finished · %d tool uses · %s", name, e.ToolUses, e.Result.Duration.Round(100*time.Millisecond))
+		uses := fmt.Sprintf("%d tool uses", e.ToolUses)
+		if e.ToolUses == 1 {
+			uses = "1 tool use"
+		}
+		line := fmt.Sprintf("Agent %s finished · %s · %s", name, uses, e.Result.Duration.Round(100*time.Millisecond))
 		kind := blockNotice
 		if e.Result.Outcome != agent.Completed {
 			line = fmt.Sprintf("Agent %s stopped: %s", name, outcomeText(e.Result))
 			kind = blockError
 		}
 		m.conv.add(&block{kind: kind, text: line})
+		if e.Background {
+			m.reportsPending = true
+		}
 	case agent.CompactionStarted:
 		m.conv.finishLive()
 		m.conv.add(&block{kind: blockNotice, text: fmt.Sprintf("Compacting the conversation (%s, about %d tokens)…", e.Trigger, e.PreTokens)})
@@ -97,4 +104,22 @@ func (m *model) cmdTodos(string) tea.Cmd {
 	}
 	m.info("Todos:\n" + todos)
 	return nil
+}
+
+// deliverReports starts a turn that gives the model the reports of finished
+// background agents, once no turn runs and no question is open.
+func (m *model) deliverReports() tea.Cmd {
+	if !m.reportsPending || m.turn != nil || m.dialog != nil || m.opts.RunNotices == nil {
+		return nil
+	}
+	m.reportsPending = false
+	m.applyBetweenTurns()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.turn = &turnState{cancel: cancel, started: time.Now()}
+	runNotices := m.opts.RunNotices
+	return tea.Batch(tick(), func() tea.Msg {
+		defer cancel()
+		res, _ := runNotices(ctx)
+		return turnDoneMsg{result: res}
+	})
 }

@@ -42,6 +42,9 @@ type model struct {
 	mode permission.Mode
 	// subAgents names the running sub-agents by id, for their finish line.
 	subAgents map[string]string
+	// reportsPending says a background agent finished: its report goes to
+	// the model in a turn of its own once no turn runs.
+	reportsPending bool
 	// pendingRules are rules answered "don't ask again", added to the
 	// permission context before the next turn.
 	pendingRules []string
@@ -162,7 +165,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventMsg:
 		m.event(msg.event)
-		return m, nil
+		return m, m.deliverReports()
 	case askMsg:
 		m.dialog = newDialog(msg.prompt, msg.reply)
 		return m, nil
@@ -171,10 +174,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case turnDoneMsg:
 		m.turnDone(msg.result)
-		return m, nil
+		return m, m.deliverReports()
 	case compactDoneMsg:
 		m.compactDone(msg.err)
-		return m, nil
+		return m, m.deliverReports()
 	case noticeMsg:
 		m.info(msg.text)
 		return m, nil

@@ -32,6 +32,10 @@ type Options struct {
 	// Run runs one prompt through the agent and returns when the turn ends;
 	// it is called on its own goroutine, never twice at once.
 	Run func(ctx context.Context, prompt string) agent.Result
+	// RunNotices gives the model what background agents reported since its
+	// last turn, in a turn of its own, and reports whether there was any;
+	// called like Run, when a background agent has finished and no turn runs.
+	RunNotices func(ctx context.Context) (agent.Result, bool)
 	// Compact replaces the conversation by a summary, for /compact;
 	// instructions say what the summary should focus on. Called between
 	// turns, on its own goroutine; ctx ends when the user presses Esc.
