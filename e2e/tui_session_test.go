@@ -63,6 +63,9 @@ func TestTUIResumePicksAnEarlierSession(t *testing.T) {
 	second.typeLine("what was the number?")
 	second.waitFor("The number was 42.")
 	second.exit()
+	if all := transcriptsOf(t, r, ""); len(all) != 1 {
+		t.Errorf("%d transcripts after resuming, want 1: the second session got no message of its own", len(all))
+	}
 	msgs := r.srv.Requests()[1].Messages
 	if len(msgs) != 3 || msgs[0].Text() != "remember the number 42" || msgs[1].Text() != "Noted: 42." || msgs[2].Text() != "what was the number?" {
 		t.Fatalf("the resumed request holds %d messages: %+v", len(msgs), msgs)
@@ -162,5 +165,24 @@ func TestTUISubAgents(t *testing.T) {
 	notice := lastOf(request(t, r.srv, "start the audit", 2))
 	if len(notice) != 1 || !strings.Contains(notice[0].Text, "<result>no vulnerable dependencies</result>") {
 		t.Fatalf("the report turn got %+v", notice)
+	}
+}
+
+func TestTUIClearStartsANewSession(t *testing.T) {
+	r := newRun(t)
+	r.srv.Push(text("One."), text("Two."))
+	s := openScreen(t, r)
+	s.typeLine("first question")
+	s.waitFor("One.")
+	s.typeLine("/clear")
+	s.waitFor("Started a new conversation.")
+	s.typeLine("second question")
+	s.waitFor("Two.")
+	if msgs := r.srv.Requests()[1].Messages; len(msgs) != 1 || msgs[0].Text() != "second question" {
+		t.Errorf("the request after /clear holds %+v", msgs)
+	}
+	first, second := transcriptsOf(t, r, "first question"), transcriptsOf(t, r, "second question")
+	if len(first) != 1 || len(second) != 1 || first[0] == second[0] {
+		t.Errorf("transcripts %v and %v, want one for each conversation", first, second)
 	}
 }

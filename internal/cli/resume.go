@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -121,9 +122,15 @@ func (c *conversation) record(e agent.Event) {
 	}
 }
 
+// close ends the transcript; a session that never got a message leaves
+// none, so that --continue and the /resume picker skip it.
 func (c *conversation) close() {
-	if c.transcript != nil {
-		c.transcript.Close()
+	if c.transcript == nil {
+		return
+	}
+	c.transcript.Close()
+	if info, err := os.Stat(c.transcript.Path()); err == nil && info.Size() == 0 {
+		os.Remove(c.transcript.Path())
 	}
 }
 
