@@ -186,3 +186,28 @@ func TestTUIClearStartsANewSession(t *testing.T) {
 		t.Errorf("transcripts %v and %v, want one for each conversation", first, second)
 	}
 }
+
+// TestTUISessionIDThenContinue names the session of an interactive run, then
+// continues it with -c: the conversation is on screen and goes to the model.
+func TestTUISessionIDThenContinue(t *testing.T) {
+	r := newRun(t)
+	const id = "3f2b8c1e-7d4a-4e59-9b1f-0a6c2d8e4f71"
+	r.srv.Push(text("Named."), text("Continued."))
+	first := openScreen(t, r, "--session-id", id)
+	first.typeLine("name this session")
+	first.waitFor("Named.")
+	first.exit()
+	if data, err := os.ReadFile(r.transcriptPath(id)); err != nil || !strings.Contains(string(data), "name this session") {
+		t.Fatalf("the transcript of --session-id: %v %.200q", err, data)
+	}
+	second := openScreen(t, r, "-c")
+	second.waitFor("> name this session", "Named.", "Resumed the session's conversation.")
+	second.typeLine("go on")
+	second.waitFor("Continued.")
+	if msgs := r.srv.Requests()[1].Messages; len(msgs) != 3 {
+		t.Errorf("the continued request holds %d messages, want 3", len(msgs))
+	}
+	if data, _ := os.ReadFile(r.transcriptPath(id)); !strings.Contains(string(data), "go on") {
+		t.Errorf("-c did not append to the session's transcript")
+	}
+}
