@@ -103,6 +103,11 @@ func (m *model) Init() tea.Cmd {
 	if m.opts.PickSession {
 		m.openPicker()
 	}
+	if m.opts.InitialPrompt != "" && m.picker != nil {
+		m.history.add(m.opts.InitialPrompt)
+		m.picker.then = m.opts.InitialPrompt
+		return textarea.Blink
+	}
 	if m.opts.InitialPrompt != "" {
 		m.history.add(m.opts.InitialPrompt)
 		return tea.Batch(textarea.Blink, m.startTurn(m.opts.InitialPrompt))

@@ -33,6 +33,9 @@ type Resumed struct {
 type picker struct {
 	choices  []SessionChoice
 	selected int
+	// then is the prompt to send once the picker closes: the command line's,
+	// with a bare -r.
+	then string
 }
 
 func (m *model) cmdResume(string) tea.Cmd {
@@ -70,8 +73,17 @@ func (m *model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 	case "esc", "ctrl+c":
 		m.picker = nil
 	case "enter":
+		if m.turn != nil {
+			m.info("/resume waits until the running turn ends (Esc interrupts it).")
+			return nil
+		}
 		m.picker = nil
 		m.resume(p.choices[p.selected])
+	default:
+		return nil
+	}
+	if p.then != "" {
+		return m.startTurn(p.then)
 	}
 	return nil
 }

@@ -132,3 +132,32 @@ func TestSubAgentLines(t *testing.T) {
 		}
 	}
 }
+
+func TestPromptOfABareResumeWaitsForThePicker(t *testing.T) {
+	sent := make(chan string, 1)
+	m := testModel(t, Options{
+		Sessions: func() ([]SessionChoice, error) {
+			return []SessionChoice{{ID: "s1", FirstPrompt: "old", Modified: time.Now(), Messages: 2}}, nil
+		},
+		Resume:        func(id string) (Resumed, error) { return Resumed{ID: id}, nil },
+		Run:           func(_ context.Context, prompt string) agent.Result { sent <- prompt; return agent.Result{} },
+		PickSession:   true,
+		InitialPrompt: "continue the work",
+	})
+	m.Init()
+	if m.turn != nil || m.picker == nil {
+		t.Fatal("the prompt went out before a session was picked")
+	}
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.turn == nil || cmd == nil {
+		t.Fatal("picking did not send the prompt")
+	}
+	for _, c := range cmd().(tea.BatchMsg) {
+		if msg, ok := c().(turnDoneMsg); ok {
+			m.Update(msg)
+		}
+	}
+	if got := <-sent; got != "continue the work" || !strings.Contains(screenOf(m), "Resumed session s1") {
+		t.Fatalf("sent %q:\n%s", got, screenOf(m))
+	}
+}
