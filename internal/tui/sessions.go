@@ -96,7 +96,6 @@ func (m *model) resume(choice SessionChoice) {
 		return
 	}
 	m.conv.clear()
-	m.ctxUsed = 0
 	m.showConversation(resumed.Messages)
 	m.info(fmt.Sprintf("Resumed session %s (%d messages).", resumed.ID, len(resumed.Messages)))
 	if resumed.Warnings != "" {
@@ -105,9 +104,12 @@ func (m *model) resume(choice SessionChoice) {
 }
 
 // showConversation adds a loaded conversation's prompts and answers, and a
-// line per tool call, to the screen.
+// line per tool call, to the screen; until the next answer reports its size,
+// the context used is estimated from its length.
 func (m *model) showConversation(msgs []llm.Message) {
+	chars := 0
 	for _, msg := range msgs {
+		chars += contentChars(msg.Content)
 		for _, b := range msg.Content {
 			switch {
 			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "":
@@ -120,6 +122,18 @@ func (m *model) showConversation(msgs []llm.Message) {
 			}
 		}
 	}
+	m.ctxUsed = chars / charsPerToken
+}
+
+// charsPerToken is the rough size of a token in English text and code.
+const charsPerToken = 4
+
+func contentChars(blocks []llm.ContentBlock) int {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text) + len(b.Input) + contentChars(b.Content)
+	}
+	return n
 }
 
 // view draws the picker: the sessions around the selected one, at most rows of them.

@@ -46,6 +46,9 @@ func TestResumePickerSwitchesTheConversation(t *testing.T) {
 			t.Fatalf("the resumed conversation does not show %q:\n%s", want, shot)
 		}
 	}
+	if m.ctxUsed != len("explain the repoIt is a coding agent.")/4 {
+		t.Errorf("context used %d after resuming, want the conversation's estimate", m.ctxUsed)
+	}
 	if strings.Contains(shot, "> /resume") {
 		t.Errorf("the old conversation stayed on screen:\n%s", shot)
 	}
