@@ -10,7 +10,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
-	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
@@ -24,14 +23,11 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	default:
 		return usageError("--output-format %q: use text, json or stream-json", opts.OutputFormat)
 	}
-	if err := checkSessionFlags(opts); err != nil {
+	if err := checkSessionFlags(opts, false); err != nil {
 		return err
 	}
-	if opts.MaxTurns < 0 {
-		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
-	}
-	if opts.CompactThreshold < 0 {
-		return usageError("--compact-threshold must be 0 (80%% of the model's context window) or a number of tokens, not %d", opts.CompactThreshold)
+	if err := checkRunFlags(opts); err != nil {
+		return err
 	}
 	text, err := readPrompt(f.IO, opts.Prompt)
 	if err != nil {
@@ -60,19 +56,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		sessionID: conv.id, model: s.model}
 	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
-	agentOpts := agent.Options{
-		Client: client, Model: s.model, System: s.systemPrompt(opts), Pool: pool,
-		ToolSearch: s.toolSearch, Permissions: s.perm, Env: s.env(conv.id, state), MaxTurns: opts.MaxTurns, History: conv.history,
-		OnEvent: func(e agent.Event) {
-			conv.record(e)
-			p.event(e)
-		},
-		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
-		SubAgents: s.subAgents(),
-	}
-	if s.provider.Local {
-		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
-	}
+	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
 	res := runWithBackground(ctx, agent.New(agentOpts), state, text, p)
 	p.finish(res)
 	return exitFor(res, s.provider, f.Getenv)

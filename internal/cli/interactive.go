@@ -2,31 +2,35 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
-
-	"github.com/google/uuid"
+	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/mcp"
+	transcript "github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
+	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
 	"github.com/mini-claude/mini-claude/internal/tui"
 )
 
-// contextWindow is the context size the status line measures use against.
-const contextWindow = 200_000
-
 // runInteractive opens the terminal UI on a session in the working directory;
-// prompt arguments become the first message.
+// prompt arguments become the first message. The agent is assembled as in
+// print mode; the MCP servers connect while the UI is already open.
 func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if !f.IO.InIsTerminal {
 		return usageError(`the interactive UI needs a terminal; run a prompt headless with -p "your prompt"`)
 	}
-	if opts.MaxTurns < 0 {
-		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
+	if err := checkRunFlags(opts); err != nil {
+		return err
+	}
+	if err := checkSessionFlags(opts, true); err != nil {
+		return err
 	}
 	s, err := newSession(f, opts, f.IO.ErrOut)
 	if err != nil {
@@ -38,39 +42,159 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	state := tool.NewSession(s.cwd)
 	defer state.Close()
-	agentOpts := agent.Options{
-		Client: client, Model: s.model, System: s.systemPrompt(opts), Tools: s.pool,
-		Permissions: s.perm, Env: s.env(uuid.NewString(), state), MaxTurns: opts.MaxTurns,
+	picking := opts.Resume == pickSession
+	first := *opts
+	if picking {
+		first.Resume = ""
 	}
-	if s.provider.Local {
-		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
+	conv, err := openConversation(&first, s, state, f.IO.ErrOut)
+	if err != nil {
+		return err
 	}
-	var ag *agent.Agent
-	ui := tui.New(tui.Options{
-		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: contextWindow,
-		Tools:         func() []tool.Tool { return s.pool },
-		Run:           func(ctx context.Context, prompt string) agent.Result { return ag.Run(ctx, prompt) },
-		Clear:         func() { ag = agent.New(agentOpts) },
-		SetModel:      func(name string) error { return setModel(ag, &agentOpts, name) },
+	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
+	defer servers.Close()
+	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state}
+	defer func() { in.conv.close() }()
+	in.ui = tui.New(tui.Options{
+		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: llm.ContextWindow,
+		Tools:         func() []tool.Tool { return s.poolWith(servers) },
+		Run:           func(ctx context.Context, prompt string) agent.Result { return in.agent.Run(ctx, prompt) },
+		RunNotices:    in.runNotices,
+		Compact:       func(ctx context.Context, instructions string) error { return in.agent.Compact(ctx, instructions) },
+		Clear:         in.clear,
+		SetModel:      in.setModel,
 		HistoryPath:   historyPath(s.cwd),
 		Tasks:         func() []string { return taskLines(state) },
+		Todos:         func() string { return todowrite.Format(todowrite.List(state)) },
+		Sessions:      in.sessions,
+		Resume:        in.resume,
+		Resumed:       conv.history,
+		PickSession:   picking,
 		AddAllowRule:  func(rule string) (string, error) { return config.LocalPath(s.cwd), config.AddAllowRule(s.cwd, rule) },
 		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),
 	})
-	agentOpts.OnEvent = ui.OnEvent
-	agentOpts.Prompter = ui
-	ag = agent.New(agentOpts)
-	return ui.Run(ctx)
+	in.use(conv)
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	go in.reportFailedServers(watchCtx)
+	return in.ui.Run(ctx)
 }
 
-func setModel(ag *agent.Agent, opts *agent.Options, name string) error {
+// interactive is an interactive session: the agent of its current
+// conversation, which /clear and /resume replace between turns.
+type interactive struct {
+	s       *session
+	opts    *Options
+	client  llm.Client
+	servers *mcp.Manager
+	state   *tool.Session
+	ui      *tui.UI
+	conv    *conversation
+	agent   *agent.Agent
+}
+
+// use makes conv the session's conversation, with an agent holding its history.
+func (in *interactive) use(conv *conversation) {
+	in.conv = conv
+	agentOpts := in.s.agentOptions(in.opts, in.client, in.servers, conv, in.state, in.ui.OnEvent)
+	agentOpts.Prompter = in.ui
+	in.agent = agent.New(agentOpts)
+}
+
+// clear starts a new conversation, with a transcript of its own, for /clear.
+func (in *interactive) clear() error {
+	fresh := *in.opts
+	fresh.Continue, fresh.Resume, fresh.SessionID, fresh.ForkSession = false, "", "", false
+	var warnings strings.Builder
+	conv, err := openConversation(&fresh, in.s, in.state, &warnings)
+	if err != nil {
+		return err
+	}
+	in.conv.close()
+	in.use(conv)
+	if w := strings.TrimSpace(warnings.String()); w != "" {
+		go in.ui.Notice(w)
+	}
+	return nil
+}
+
+// resume replaces the conversation with the session id's, as -r id does,
+// and returns its messages for the UI to show.
+func (in *interactive) resume(id string) (tui.Resumed, error) {
+	chosen := *in.opts
+	chosen.Continue, chosen.Resume = false, id
+	if !chosen.ForkSession {
+		chosen.SessionID = ""
+	}
+	var warnings strings.Builder
+	conv, err := openConversation(&chosen, in.s, in.state, &warnings)
+	if err != nil {
+		return tui.Resumed{}, err
+	}
+	in.conv.close()
+	in.use(conv)
+	return tui.Resumed{ID: conv.id, Messages: conv.history, Warnings: strings.TrimSpace(warnings.String())}, nil
+}
+
+// reportDelay bounds the wait for the report of a background agent whose end
+// was announced: the report is queued right after the announcement.
+const reportDelay = 2 * time.Second
+
+// runNotices gives the model the reports of the background agents that
+// ended, as print mode does after its turn; when the report of the agent
+// just announced is not queued yet, it waits for it a moment.
+func (in *interactive) runNotices(ctx context.Context) (agent.Result, bool) {
+	wait, cancel := context.WithTimeout(ctx, reportDelay)
+	defer cancel()
+	for {
+		if res, ran := in.agent.RunNotices(ctx); ran {
+			return res, true
+		}
+		if subagent.Running(in.state) == 0 || subagent.WaitAny(wait, in.state) != nil {
+			return agent.Result{}, false
+		}
+	}
+}
+
+// sessions lists the project's sessions for the /resume picker, newest first,
+// leaving out the current one and those without a message.
+func (in *interactive) sessions() ([]tui.SessionChoice, error) {
+	infos, err := transcript.List(in.s.cwd)
+	if err != nil {
+		return nil, err
+	}
+	var choices []tui.SessionChoice
+	for _, info := range infos {
+		if info.ID == in.conv.id || info.MessageCount == 0 {
+			continue
+		}
+		choices = append(choices, tui.SessionChoice{ID: info.ID, FirstPrompt: info.FirstPrompt,
+			Modified: info.Modified, Messages: info.MessageCount})
+	}
+	return choices, nil
+}
+
+func (in *interactive) setModel(name string) error {
 	if full, ok := modelAliases[name]; ok {
 		name = full
 	}
-	opts.Model = name
-	ag.SetModel(name)
+	in.s.model = name
+	in.agent.SetModel(name)
 	return nil
+}
+
+// reportFailedServers waits for the MCP servers to connect or fail and shows
+// each failure in the UI.
+func (in *interactive) reportFailedServers(ctx context.Context) {
+	if len(in.s.mcpServers) == 0 || !in.servers.Wait(ctx, time.Hour) {
+		return
+	}
+	for _, st := range in.servers.Statuses() {
+		if st.State == mcp.Failed {
+			in.ui.Notice(fmt.Sprintf("MCP server %q failed: %s (mini-claude mcp list shows the servers)", st.Name, st.Problem))
+		}
+	}
 }
 
 func taskLines(state *tool.Session) []string {
@@ -81,16 +205,10 @@ func taskLines(state *tool.Session) []string {
 	return lines
 }
 
-var unsafePathChars = regexp.MustCompile(`[^A-Za-z0-9]`)
-
-// historyPath is the file of the project's prompt history, under the user's
-// mini-claude folder, one per working directory.
+// historyPath is the file of the project's prompt history, in the project's
+// folder of transcripts.
 func historyPath(cwd string) string {
-	home := config.Home()
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, "projects", unsafePathChars.ReplaceAllString(cwd, "-"), "history.jsonl")
+	return filepath.Join(transcript.Dir(cwd), "history.jsonl")
 }
 
 // removeLocalRule deletes a rule from the project's local settings and

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -25,13 +26,14 @@ type conversation struct {
 	history    []llm.Message
 }
 
-// checkSessionFlags refuses combinations of the session flags that mean nothing.
-func checkSessionFlags(opts *Options) error {
+// checkSessionFlags refuses combinations of the session flags that mean
+// nothing; canPick says a bare --resume can open the session picker.
+func checkSessionFlags(opts *Options, canPick bool) error {
 	resuming := opts.Continue || opts.Resume != ""
 	switch {
 	case opts.Continue && opts.Resume != "":
 		return usageError("--continue and --resume both choose the session to resume; use one of them")
-	case opts.Resume == pickSession:
+	case opts.Resume == pickSession && !canPick:
 		return usageError("--resume without a session id needs the interactive picker; in print mode pass the id (mini-claude -p -r <id> \"prompt\") or use --continue for the newest session")
 	case opts.ForkSession && !resuming:
 		return usageError("--fork-session copies a resumed session; use it with --continue or --resume")
@@ -43,7 +45,7 @@ func checkSessionFlags(opts *Options) error {
 			return usageError("--session-id: %v", err)
 		}
 	}
-	if opts.Resume != "" {
+	if opts.Resume != "" && opts.Resume != pickSession {
 		if err := transcript.ValidID(opts.Resume); err != nil {
 			return usageError("--resume: %v", err)
 		}
@@ -120,9 +122,15 @@ func (c *conversation) record(e agent.Event) {
 	}
 }
 
+// close ends the transcript; a session that never got a message leaves
+// none, so that --continue and the /resume picker skip it.
 func (c *conversation) close() {
-	if c.transcript != nil {
-		c.transcript.Close()
+	if c.transcript == nil {
+		return
+	}
+	c.transcript.Close()
+	if info, err := os.Stat(c.transcript.Path()); err == nil && info.Size() == 0 {
+		os.Remove(c.transcript.Path())
 	}
 }
 

@@ -48,7 +48,7 @@ func TestSessionFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", tt.args, err)
 		}
-		err := checkSessionFlags(got)
+		err := checkSessionFlags(got, false)
 		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("%q: %v, want %q", tt.args, err, tt.want)
 		}

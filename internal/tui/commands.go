@@ -25,10 +25,13 @@ func commandTable() []slashCommand {
 	return []slashCommand{
 		{name: "help", help: "Show the commands and keys", run: (*model).cmdHelp},
 		{name: "clear", help: "Start a new conversation", idle: true, run: (*model).cmdClear},
+		{name: "compact", help: "Replace the conversation by a summary; /compact INSTRUCTIONS says what to keep", idle: true, run: (*model).cmdCompact},
+		{name: "resume", help: "Switch to another session of this project", idle: true, run: (*model).cmdResume},
 		{name: "cost", help: "Show the session's token use and cost", run: (*model).cmdCost},
 		{name: "model", help: "Show the model, or switch with /model NAME", idle: true, run: (*model).cmdModel},
 		{name: "permissions", help: "List the permission rules; /permissions remove RULE deletes one", idle: true, run: (*model).cmdPermissions},
 		{name: "tasks", help: "List the background tasks", run: (*model).cmdTasks},
+		{name: "todos", help: "Show the todo list", run: (*model).cmdTodos},
 		{name: "exit", help: "Leave mini-claude", run: (*model).cmdExit},
 	}
 }
@@ -77,7 +80,10 @@ func (m *model) cmdHelp(string) tea.Cmd {
 
 func (m *model) cmdClear(string) tea.Cmd {
 	if m.opts.Clear != nil {
-		m.opts.Clear()
+		if err := m.opts.Clear(); err != nil {
+			m.conv.add(&block{kind: blockError, text: "A new conversation was not started: " + err.Error()})
+			return nil
+		}
 	}
 	m.conv.clear()
 	m.ctxUsed = 0

@@ -29,6 +29,8 @@ type model struct {
 	history *history
 	pastes  pastes
 	dialog  *dialog
+	// picker is the open /resume list, nil when closed.
+	picker *picker
 	// hint is shown under the input: the completions of an @path mention.
 	hint string
 	// shellCancel stops the running "!command", nil when none runs.
@@ -38,6 +40,11 @@ type model struct {
 	turn *turnState
 	// mode is the permission mode the next turn runs in.
 	mode permission.Mode
+	// subAgents names the running sub-agents by id, for their finish line.
+	subAgents map[string]string
+	// reportsPending says a background agent finished: its report goes to
+	// the model in a turn of its own once no turn runs.
+	reportsPending bool
 	// pendingRules are rules answered "don't ask again", added to the
 	// permission context before the next turn.
 	pendingRules []string
@@ -65,6 +72,9 @@ type turnState struct {
 	streamedChars int
 	// thinking says the model is streaming its extended thinking.
 	thinking bool
+	// compacting says the turn is a /compact; compactShown that its failure
+	// was already shown from the agent's event.
+	compacting, compactShown bool
 }
 
 func newModel(opts Options) *model {
@@ -81,11 +91,23 @@ func newModel(opts Options) *model {
 	}
 	return &model{
 		opts: opts, conv: newConversation(), render: &renderer{tools: toolLookup(opts.Tools)}, input: in, history: loadHistory(opts.HistoryPath),
-		mode: mode, model: opts.Model, rememberedRules: map[string]bool{}, width: 80, height: 24,
+		mode: mode, model: opts.Model, rememberedRules: map[string]bool{}, subAgents: map[string]string{}, width: 80, height: 24,
 	}
 }
 
 func (m *model) Init() tea.Cmd {
+	if len(m.opts.Resumed) > 0 {
+		m.showConversation(m.opts.Resumed)
+		m.info("Resumed the session's conversation.")
+	}
+	if m.opts.PickSession {
+		m.openPicker()
+	}
+	if m.opts.InitialPrompt != "" && m.picker != nil {
+		m.history.add(m.opts.InitialPrompt)
+		m.picker.then = m.opts.InitialPrompt
+		return textarea.Blink
+	}
 	if m.opts.InitialPrompt != "" {
 		m.history.add(m.opts.InitialPrompt)
 		return tea.Batch(textarea.Blink, m.startTurn(m.opts.InitialPrompt))
@@ -148,7 +170,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventMsg:
 		m.event(msg.event)
-		return m, nil
+		return m, m.deliverReports()
 	case askMsg:
 		m.dialog = newDialog(msg.prompt, msg.reply)
 		return m, nil
@@ -157,6 +179,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case turnDoneMsg:
 		m.turnDone(msg.result)
+		return m, m.deliverReports()
+	case compactDoneMsg:
+		m.compactDone(msg.err)
+		return m, m.deliverReports()
+	case noticeMsg:
+		m.info(msg.text)
 		return m, nil
 	case shellDoneMsg:
 		m.shellCancel = nil
@@ -185,6 +213,9 @@ func tick() tea.Cmd {
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.dialog != nil {
 		return m.dialogKey(k)
+	}
+	if m.picker != nil {
+		return m.pickerKey(k)
 	}
 	switch k.String() {
 	case "ctrl+c":
@@ -389,5 +420,7 @@ func (m *model) event(e agent.Event) {
 		m.conv.toolRejected(e.Denial.ToolUseID, e.Message)
 	case agent.ToolFinished:
 		m.conv.toolFinished(e.ID, e.Result, e.Output, e.Duration)
+	default:
+		m.sessionEvent(e)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -31,18 +32,39 @@ type Options struct {
 	// Run runs one prompt through the agent and returns when the turn ends;
 	// it is called on its own goroutine, never twice at once.
 	Run func(ctx context.Context, prompt string) agent.Result
-	// Clear starts a new conversation, for /clear; called between turns.
-	Clear func()
+	// RunNotices gives the model what background agents reported since its
+	// last turn, in a turn of its own, and reports whether there was any;
+	// called like Run, when a background agent has finished and no turn runs.
+	RunNotices func(ctx context.Context) (agent.Result, bool)
+	// Compact replaces the conversation by a summary, for /compact;
+	// instructions say what the summary should focus on. Called between
+	// turns, on its own goroutine; ctx ends when the user presses Esc.
+	Compact func(ctx context.Context, instructions string) error
+	// Clear starts a new conversation, for /clear; called between turns. An
+	// error is shown; the conversation on screen is cleared only without one.
+	Clear func() error
 	// SetModel switches the model of the next turns, for /model; called
 	// between turns. Nil makes /model only show the model.
 	SetModel func(model string) error
-	// ContextWindow is the model's context size in tokens, for the context
-	// use shown in the status line; 0 hides it.
-	ContextWindow int
+	// ContextWindow returns a model's context size in tokens, for the
+	// context use shown in the status line; nil hides it.
+	ContextWindow func(model string) int
 	// HistoryPath is the file of this project's past prompts; empty keeps none.
 	HistoryPath string
 	// Tasks describes the session's background tasks, one line each, for /tasks.
 	Tasks func() []string
+	// Todos returns the session's todo list, one item a line, for /todos;
+	// "" when there is none.
+	Todos func() string
+	// Sessions lists the sessions /resume can switch to, newest first.
+	Sessions func() ([]SessionChoice, error)
+	// Resume replaces the conversation by the session id's, for /resume;
+	// called between turns. Nil (or Sessions nil) disables /resume.
+	Resume func(id string) (Resumed, error)
+	// Resumed is the conversation the session resumed at start, shown first.
+	Resumed []llm.Message
+	// PickSession opens the /resume picker as soon as the UI opens.
+	PickSession bool
 	// AddAllowRule saves a rule answered "yes, don't ask again" to the
 	// project's local settings and returns the file it went to.
 	AddAllowRule func(rule string) (string, error)
@@ -113,6 +135,15 @@ func (u *UI) Ask(ctx context.Context, p permission.Prompt) (permission.Answer, e
 	}
 }
 
+// Notice shows a line of information in the conversation; it may be called
+// from any goroutine, such as one watching the MCP servers connect.
+func (u *UI) Notice(text string) {
+	u.program.Send(noticeMsg{text})
+}
+
+// noticeMsg carries a Notice into the program.
+type noticeMsg struct{ text string }
+
 // eventMsg carries an agent event into the program.
 type eventMsg struct{ event agent.Event }
 
@@ -127,3 +158,6 @@ type askCancelledMsg struct{}
 
 // turnDoneMsg says the agent's turn ended.
 type turnDoneMsg struct{ result agent.Result }
+
+// compactDoneMsg says a /compact ended; err is why it failed.
+type compactDoneMsg struct{ err error }

@@ -24,9 +24,12 @@ func (m *model) View() tea.View {
 	if m.turn != nil {
 		bottom = append(bottom, m.spinnerLine())
 	}
-	if m.dialog != nil {
+	switch {
+	case m.dialog != nil:
 		bottom = append(bottom, m.dialog.view(m.render, m.width))
-	} else {
+	case m.picker != nil:
+		bottom = append(bottom, m.picker.view(m.width, m.height/2))
+	default:
 		bottom = append(bottom, inputBorder.Width(m.width).Render(m.input.View()))
 		if m.hint != "" {
 			bottom = append(bottom, dimStyle.Render(ansi.Truncate("  "+m.hint, m.width, "…")))
@@ -77,8 +80,10 @@ func (m *model) statusLine() string {
 		mode += " (next turn)"
 	}
 	parts = append(parts, mode+" (shift+tab)")
-	if m.opts.ContextWindow > 0 {
-		parts = append(parts, fmt.Sprintf("context %d%%", m.ctxUsed*100/m.opts.ContextWindow))
+	if m.opts.ContextWindow != nil {
+		if window := m.opts.ContextWindow(m.model); window > 0 {
+			parts = append(parts, fmt.Sprintf("context %d%%", m.ctxUsed*100/window))
+		}
 	}
 	parts = append(parts, fmt.Sprintf("$%.4f", m.costUSD))
 	if !m.ctrlCAt.IsZero() && time.Since(m.ctrlCAt) < 2*time.Second {

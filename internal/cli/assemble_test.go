@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/mcp"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
+	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
+)
+
+func TestAgentOptionsCarryTheSessionsParts(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("MINI_CLAUDE_HOME", filepath.Join(dir, "home"))
+	os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("Always run make check.\n"), 0o644)
+	f, _, _ := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	f.Getenv = func(name string) string {
+		if name == toolsearch.Env {
+			return "true"
+		}
+		return ""
+	}
+	opts := &Options{MaxTurns: 7, CompactThreshold: 40000}
+	s, err := newSession(f, opts, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := tool.NewSession(dir)
+	defer state.Close()
+	conv, err := openConversation(opts, s, state, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.close()
+	conv.history = []llm.Message{llm.UserText("earlier")}
+	var shown []agent.Event
+	got := s.agentOptions(opts, nil, mcp.Start(nil, mcp.Limits{}), conv, state, func(e agent.Event) { shown = append(shown, e) })
+	switch {
+	case got.Pool == nil || tools.Find(got.Pool(), "Read") == nil:
+		t.Error("the pool has no Read")
+	case got.ToolSearch != s.toolSearch || got.SubAgents == nil || got.MaxTurns != 7 || got.CompactThreshold != 40000:
+		t.Errorf("options %+v", got)
+	case got.Memory == "" || got.Env.SessionID != conv.id || len(got.History) != 1:
+		t.Errorf("memory %q, session %q (want %q), history %v", got.Memory, got.Env.SessionID, conv.id, got.History)
+	}
+	got.OnEvent(agent.UserMessage{Message: llm.UserText("hello")})
+	conv.close()
+	data, _ := os.ReadFile(conv.transcript.Path())
+	if len(shown) != 1 || len(data) == 0 {
+		t.Errorf("the event reached the UI %d times and the transcript holds %q", len(shown), data)
+	}
+}

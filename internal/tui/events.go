@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+)
+
+// sessionEvent shows the events that are not part of a message: sub-agents
+// starting and finishing, and compactions.
+func (m *model) sessionEvent(e agent.Event) {
+	switch e := e.(type) {
+	case agent.SubAgentStarted:
+		name := e.Type
+		if e.Description != "" {
+			name += ": " + e.Description
+		}
+		m.subAgents[e.AgentID] = name
+		started := "Agent " + name + " started"
+		if e.Background {
+			started += " in the background"
+		}
+		m.conv.add(&block{kind: blockNotice, text: started})
+	case agent.SubAgentFinished:
+		name := m.subAgents[e.AgentID]
+		delete(m.subAgents, e.AgentID)
+		uses := fmt.Sprintf("%d tool uses", e.ToolUses)
+		if e.ToolUses == 1 {
+			uses = "1 tool use"
+		}
+		line := fmt.Sprintf("Agent %s finished · %s · %s", name, uses, e.Result.Duration.Round(100*time.Millisecond))
+		kind := blockNotice
+		if e.Result.Outcome != agent.Completed {
+			line = fmt.Sprintf("Agent %s stopped: %s", name, outcomeText(e.Result))
+			kind = blockError
+		}
+		m.conv.add(&block{kind: kind, text: line})
+		if e.Background {
+			m.reportsPending = true
+		}
+	case agent.CompactionStarted:
+		m.conv.finishLive()
+		m.conv.add(&block{kind: blockNotice, text: fmt.Sprintf("Compacting the conversation (%s, about %d tokens)…", e.Trigger, e.PreTokens)})
+	case agent.ResultsCleared:
+		m.info(fmt.Sprintf("Cleared %d old tool results to free context (about %d → %d tokens).", len(e.ToolUseIDs), e.PreTokens, e.PostTokens))
+		m.ctxUsed = e.PostTokens
+	case agent.Compacted:
+		m.info(fmt.Sprintf("Conversation compacted: %d messages summarised (about %d → %d tokens).",
+			e.MessagesSummarized, e.PreTokens, e.PostTokens))
+		m.ctxUsed = e.PostTokens
+	case agent.CompactionFailed:
+		m.conv.add(&block{kind: blockError, text: "The conversation was not compacted: " + errText(e.Err)})
+		if m.turn != nil && m.turn.compacting {
+			m.turn.compactShown = true
+		}
+	}
+}
+
+func outcomeText(res agent.Result) string {
+	switch {
+	case res.Err != nil:
+		return res.Err.Error()
+	case res.Outcome == agent.Interrupted:
+		return "interrupted"
+	}
+	return "it ended without an answer"
+}
+
+func (m *model) cmdCompact(instructions string) tea.Cmd {
+	if m.opts.Compact == nil {
+		m.info("This session cannot compact its conversation.")
+		return nil
+	}
+	m.applyBetweenTurns()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.turn = &turnState{cancel: cancel, started: time.Now(), compacting: true}
+	compact := m.opts.Compact
+	return tea.Batch(tick(), func() tea.Msg {
+		defer cancel()
+		return compactDoneMsg{err: compact(ctx, instructions)}
+	})
+}
+
+func (m *model) compactDone(err error) {
+	shown := m.turn != nil && m.turn.compactShown
+	m.turn = nil
+	if err != nil && !shown {
+		m.conv.add(&block{kind: blockError, text: "The conversation was not compacted: " + err.Error()})
+	}
+}
+
+func (m *model) cmdTodos(string) tea.Cmd {
+	todos := ""
+	if m.opts.Todos != nil {
+		todos = m.opts.Todos()
+	}
+	if todos == "" {
+		m.info("No todos.")
+		return nil
+	}
+	m.info("Todos:\n" + todos)
+	return nil
+}
+
+// deliverReports starts a turn that gives the model the reports of finished
+// background agents, once no turn runs and no question is open.
+func (m *model) deliverReports() tea.Cmd {
+	if !m.reportsPending || m.turn != nil || m.dialog != nil || m.opts.RunNotices == nil {
+		return nil
+	}
+	m.reportsPending = false
+	m.applyBetweenTurns()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.turn = &turnState{cancel: cancel, started: time.Now()}
+	runNotices := m.opts.RunNotices
+	return tea.Batch(tick(), func() tea.Msg {
+		defer cancel()
+		res, _ := runNotices(ctx)
+		return turnDoneMsg{result: res}
+	})
+}

@@ -1,0 +1,174 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/tool"
+)
+
+// SessionChoice is one entry of the /resume picker.
+type SessionChoice struct {
+	ID string
+	// FirstPrompt is the session's first prompt, on one line.
+	FirstPrompt string
+	Modified    time.Time
+	// Messages counts the session's user and assistant messages.
+	Messages int
+}
+
+// Resumed is the conversation /resume switched to.
+type Resumed struct {
+	ID       string
+	Messages []llm.Message
+	// Warnings are what loading it reported, one a line; "" when none.
+	Warnings string
+}
+
+// picker is the open /resume list.
+type picker struct {
+	choices  []SessionChoice
+	selected int
+	// then is the prompt to send once the picker closes: the command line's,
+	// with a bare -r.
+	then string
+}
+
+func (m *model) cmdResume(string) tea.Cmd {
+	m.openPicker()
+	return nil
+}
+
+// openPicker lists the sessions to resume, or says why there are none.
+func (m *model) openPicker() {
+	if m.opts.Sessions == nil || m.opts.Resume == nil {
+		m.info("This session cannot resume others.")
+		return
+	}
+	choices, err := m.opts.Sessions()
+	if err != nil {
+		m.conv.add(&block{kind: blockError, text: "The sessions could not be listed: " + err.Error()})
+		return
+	}
+	if len(choices) == 0 {
+		m.info("No other session of this project to resume.")
+		return
+	}
+	m.picker = &picker{choices: choices}
+}
+
+// pickerKey handles a key while the picker is open: arrows move, Enter
+// resumes the chosen session, Esc closes the picker.
+func (m *model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
+	p := m.picker
+	switch k.String() {
+	case "up", "k", "shift+tab":
+		p.selected = (p.selected + len(p.choices) - 1) % len(p.choices)
+	case "down", "j", "tab":
+		p.selected = (p.selected + 1) % len(p.choices)
+	case "esc", "ctrl+c":
+		m.picker = nil
+	case "enter":
+		if m.turn != nil {
+			m.info("/resume waits until the running turn ends (Esc interrupts it).")
+			return nil
+		}
+		m.picker = nil
+		m.resume(p.choices[p.selected])
+	default:
+		return nil
+	}
+	if p.then != "" {
+		return m.startTurn(p.then)
+	}
+	return nil
+}
+
+// resume replaces the conversation on screen by the chosen session's.
+func (m *model) resume(choice SessionChoice) {
+	resumed, err := m.opts.Resume(choice.ID)
+	if err != nil {
+		m.conv.add(&block{kind: blockError, text: "The session was not resumed: " + err.Error()})
+		return
+	}
+	m.conv.clear()
+	m.showConversation(resumed.Messages)
+	m.info(fmt.Sprintf("Resumed session %s (%d messages).", resumed.ID, len(resumed.Messages)))
+	if resumed.Warnings != "" {
+		m.conv.add(&block{kind: blockNotice, text: resumed.Warnings})
+	}
+}
+
+// showConversation adds a loaded conversation's prompts and answers, and a
+// line per tool call, to the screen; until the next answer reports its size,
+// the context used is estimated from its length.
+func (m *model) showConversation(msgs []llm.Message) {
+	chars := 0
+	for _, msg := range msgs {
+		chars += contentChars(msg.Content)
+		for _, b := range msg.Content {
+			switch {
+			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "":
+			case b.Type == llm.BlockText && msg.Role == llm.RoleUser:
+				m.conv.add(&block{kind: blockUser, text: b.Text})
+			case b.Type == llm.BlockText:
+				m.conv.add(&block{kind: blockAssistant, text: b.Text})
+			case b.Type == llm.BlockToolUse:
+				m.conv.add(&block{kind: blockNotice, text: b.Name + "(" + m.render.use(b.Name, b.Input) + ")"})
+			}
+		}
+	}
+	m.ctxUsed = chars / charsPerToken
+}
+
+// charsPerToken is the rough size of a token in English text and code.
+const charsPerToken = 4
+
+func contentChars(blocks []llm.ContentBlock) int {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text) + len(b.Input) + contentChars(b.Content)
+	}
+	return n
+}
+
+// view draws the picker: the sessions around the selected one, at most rows of them.
+func (p *picker) view(width, rows int) string {
+	inner := max(20, width-4)
+	rows = max(3, rows-4)
+	start := max(0, min(p.selected-rows/2, len(p.choices)-rows))
+	lines := []string{boldStyle.Render("Resume a session")}
+	for i := start; i < min(len(p.choices), start+rows); i++ {
+		c := p.choices[i]
+		prompt := c.FirstPrompt
+		if prompt == "" {
+			prompt = "(no prompt)"
+		}
+		label := fmt.Sprintf("%s · %d messages · %s", ago(c.Modified), c.Messages, prompt)
+		if i == p.selected {
+			lines = append(lines, accentStyle.Render(tool.Clip("❯ "+label, inner)))
+		} else {
+			lines = append(lines, tool.Clip("  "+label, inner))
+		}
+	}
+	lines = append(lines, dimStyle.Render("Enter to resume · Esc to cancel"))
+	return dialogBorder.Width(width).Render(strings.Join(lines, "\n"))
+}
+
+// ago says how long ago t was, in the largest whole unit.
+func ago(t time.Time) string {
+	d := time.Since(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
