@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mini-claude/mini-claude/bench/build"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -65,14 +66,8 @@ func run(turns, threshold int, bin string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	if bin == "" {
-		bin = filepath.Join(scratch, "mini-claude")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/mini-claude")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
+	if bin, err = build.MiniClaude(bin, scratch); err != nil {
+		return err
 	}
 	project := filepath.Join(scratch, "project")
 	if err := writeProject(project); err != nil {

@@ -192,7 +192,6 @@ func (m measurement) ratio(a, b int) float64 {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
 
-
 // generate writes files files of Go-like source under dir, built from the
 // lines of the Go distribution's own sources, in a tree four levels deep with
 // a .gitignore and ignored folders; an existing tree is reused.

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mini-claude/mini-claude/bench/build"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -50,14 +51,8 @@ func measure(runs int, bin, provider string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	if bin == "" {
-		bin = filepath.Join(scratch, "mini-claude")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/mini-claude")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
+	if bin, err = build.MiniClaude(bin, scratch); err != nil {
+		return err
 	}
 	info, err := os.Stat(bin)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/bench/build"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -47,13 +48,8 @@ func measure(turns, keys int, bin string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	if bin == "" {
-		bin = filepath.Join(scratch, "mini-claude")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/mini-claude")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
+	if bin, err = build.MiniClaude(bin, scratch); err != nil {
+		return err
 	}
 	srv, err := llmtest.Start()
 	if err != nil {

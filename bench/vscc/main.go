@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/bench/build"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
@@ -82,7 +83,7 @@ func run(o options) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	bin, err := buildMiniClaude(o.bin, scratch)
+	bin, err := build.MiniClaude(o.bin, scratch)
 	if err != nil {
 		return err
 	}
@@ -212,20 +213,6 @@ func installed(path string, pkg npmPackage, cache string) (string, error) {
 	install.Stdout, install.Stderr = os.Stderr, os.Stderr
 	if err := install.Run(); err != nil {
 		return "", fmt.Errorf("npm install %s (or name an installed one with a flag): %w", pkg.name, err)
-	}
-	return bin, nil
-}
-
-func buildMiniClaude(bin, scratch string) (string, error) {
-	if bin != "" {
-		return bin, nil
-	}
-	bin = filepath.Join(scratch, "mini-claude")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/mini-claude")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return "", fmt.Errorf("build mini-claude (run from the repository root): %w", err)
 	}
 	return bin, nil
 }
