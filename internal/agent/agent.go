@@ -300,9 +300,14 @@ func (a *Agent) pool() []tool.Tool {
 // offer returns the tools to send with the next request and the system
 // prompt: the tools not deferred in pool order, then the deferred tools
 // ToolSearch loaded, in load order, so a load only appends to the tools array;
-// and System followed by the names of the deferred tools.
+// and System followed by the names of the deferred tools. MCP tools are
+// deferred against the context window of the model in use.
 func (a *Agent) offer() ([]llm.ToolSpec, string) {
-	send, deferred := toolsearch.Offer(a.pool(), a.opts.Env.Session, a.opts.ToolSearch)
+	policy := a.opts.ToolSearch
+	if policy.ContextTokens == 0 {
+		policy.ContextTokens = llm.ContextWindow(a.opts.Model)
+	}
+	send, deferred := toolsearch.Offer(a.pool(), a.opts.Env.Session, policy)
 	specs := make([]llm.ToolSpec, len(send))
 	for i, t := range send {
 		specs[i] = t.Spec()

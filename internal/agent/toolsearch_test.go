@@ -153,3 +153,25 @@ func allowing(t *testing.T, rules ...string) *permission.Context {
 	}
 	return &permission.Context{Mode: permission.ModeDefault, Allow: allow}
 }
+
+// TestMCPToolsAreDeferredAgainstTheModelsWindow offers 150 MCP tools, about
+// 16,000 tokens of schemas: more than 10% of an unknown (local) model's
+// 128,000-token window, less than 10% of Claude's 200,000.
+func TestMCPToolsAreDeferredAgainstTheModelsWindow(t *testing.T) {
+	pool := append(append(testtools.All(), toolsearch.Tool), mcpLike(t, 150)...)
+	for _, tt := range []struct {
+		model    string
+		deferred bool
+	}{
+		{"claude-sonnet-4-5", false},
+		{"qwen3-coder", true},
+	} {
+		h := newHarness(t)
+		h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("ok")}})
+		h.agent(t, func(o *agent.Options) { o.Model, o.Tools = tt.model, pool }).Run(context.Background(), "hi")
+		sent := len(h.srv.Requests()[0].Tools)
+		if deferred := sent < len(pool)-1; deferred != tt.deferred {
+			t.Errorf("%s: %d of %d tools sent, want deferred %v", tt.model, sent, len(pool), tt.deferred)
+		}
+	}
+}

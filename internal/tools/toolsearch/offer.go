@@ -40,7 +40,8 @@ type Policy struct {
 	// Percent is the share of the context window MCP tool schemas may take in
 	// Auto mode before they are deferred; 0 means DefaultPercent.
 	Percent int
-	// ContextTokens is the model's context window; 0 means DefaultContextTokens.
+	// ContextTokens is the model's context window; 0 means DefaultContextTokens
+	// (the agent sets it from the window of the model in use).
 	ContextTokens int
 }
 
