@@ -2,16 +2,14 @@ package mcp
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
+)
 
 func TestToolName(t *testing.T) {
 	long := strings.Repeat("x", 70)
@@ -55,19 +53,5 @@ func TestResultContentGolden(t *testing.T) {
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs:\n got: %s\nwant: %s", name, got, want)
-	}
+	goldenfile.Check(t, path, string(got))
 }

@@ -1,15 +1,14 @@
 package prompt
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
+)
 
 // fixture lays out a home folder, a git repository with memory files and an
 // extra directory under a temporary root, and returns the root.
@@ -43,18 +42,7 @@ func TestBuildGolden(t *testing.T) {
 	got = strings.ReplaceAll(got, root, "/TMP")
 
 	golden := filepath.Join("testdata", "full.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("prompt differs from %s (run go test -update if the change is intended):\n%s", golden, got)
-	}
+	goldenfile.Check(t, golden, got)
 }
 
 func TestBuildToolGuidance(t *testing.T) {
@@ -235,18 +223,7 @@ func TestDeferredTools(t *testing.T) {
 	}
 	got := DeferredTools([]string{"mcp__slack__send_message", "NotebookEdit"})
 	golden := filepath.Join("testdata", "deferred.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("differs from %s (run go test -update if the change is intended):\n%s", golden, got)
-	}
+	goldenfile.Check(t, golden, got)
 }
 
 func TestWithDeferredTools(t *testing.T) {

@@ -1,7 +1,6 @@
 package resultstore
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,27 +9,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 func testEnv(t *testing.T) *tool.Env {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
 )
 
@@ -185,19 +186,7 @@ func abs(f float64) float64 {
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
+	goldenfile.Check(t, path, string(got))
 }
 
 func TestCostsCountAResponseSplitOverLinesOnce(t *testing.T) {

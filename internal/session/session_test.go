@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,8 +16,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // setup points the per-user folder at a temporary one and returns a project directory.
 func setup(t *testing.T) string {

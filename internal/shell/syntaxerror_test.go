@@ -2,14 +2,12 @@ package shell
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
+)
 
 // TestSyntaxErrorGolden pins the messages the model reads when its command
 // does not parse.
@@ -38,16 +36,5 @@ func TestSyntaxErrorGolden(t *testing.T) {
 		sb.WriteString("$ " + strings.ReplaceAll(cmd, "\n", `\n`) + "\n" + se.Error() + "\n\n")
 	}
 	golden := filepath.Join("testdata", "syntax_errors.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if sb.String() != string(want) {
-		t.Errorf("syntax error messages changed (run go test -update if intended):\n%s", sb.String())
-	}
+	goldenfile.Check(t, golden, sb.String())
 }

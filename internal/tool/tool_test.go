@@ -4,16 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type sampleInput struct {
 	FilePath string  `json:"file_path" jsonschema_description:"Path of the file, absolute or relative to the cwd"`
@@ -110,18 +107,7 @@ func TestInputSchemaGolden(t *testing.T) {
 	}
 	got, _ := json.MarshalIndent(json.RawMessage(tl.InputSchema()), "", "  ")
 	golden := filepath.Join("testdata", "sample_schema.json")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.TrimSpace(string(got)) != strings.TrimSpace(string(want)) {
-		t.Errorf("schema differs from %s:\n%s", golden, got)
-	}
+	goldenfile.Check(t, golden, string(got)+"\n")
 	if schema["additionalProperties"] != false {
 		t.Error("schema must forbid additional properties")
 	}

@@ -3,16 +3,13 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestRequestGolden checks the whole body of a conversation that has every
 // kind of block: what a chat completions model reads.
@@ -51,18 +48,7 @@ func TestRequestGolden(t *testing.T) {
 	}
 	pretty.WriteByte('\n')
 	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pretty.String() != string(want) {
-		t.Errorf("body differs from %s (run with -update to accept):\n%s", golden, pretty.String())
-	}
+	goldenfile.Check(t, golden, pretty.String())
 }
 
 func TestBuildBodyErrors(t *testing.T) {

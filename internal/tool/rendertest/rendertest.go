@@ -6,12 +6,12 @@ package rendertest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -36,27 +36,10 @@ type Case struct {
 }
 
 // Check draws c with t's renderer and compares it with
-// testdata/render/<c.Name>.golden, rewriting the file when update is set.
-func Check(t *testing.T, tl tool.Tool, c Case, update bool) {
+// testdata/render/<c.Name>.golden, rewriting the file with -update.
+func Check(t *testing.T, tl tool.Tool, c Case) {
 	t.Helper()
-	got := Draw(tl, c)
-	path := filepath.Join("testdata", "render", c.Name+".golden")
-	if update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("rendering of %s differs from %s (run with -update to accept):\n--- got\n%s--- want\n%s", c.Name, path, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "render", c.Name+".golden"), Draw(tl, c))
 }
 
 // Draw renders every state c sets, each under a header line naming the

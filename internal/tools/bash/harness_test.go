@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -16,11 +14,10 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // harness is one session with its project directory and per-user folder.
 type harness struct {
@@ -137,18 +134,7 @@ func (h *harness) golden(name, text string) {
 	text = strings.ReplaceAll(text, h.dir, "<PROJECT>")
 	text = regexp.MustCompile(`b[0-9a-z]{8}\b`).ReplaceAllString(text, "<TASK>")
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			h.t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		h.t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if text != string(want) {
-		h.t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, text, want)
-	}
+	goldenfile.Check(h.t, path, text)
 }
 
 // processRunning reports whether a process whose command line contains marker runs,

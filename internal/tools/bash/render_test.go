@@ -24,6 +24,6 @@ func TestRenderHooks(t *testing.T) {
 		{Name: "bash_error", Input: `{"command":"false"}`, Error: "Exit code 1\nsomething failed\n\tat step one\n\tat step two\n\tat step three"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }

@@ -3,7 +3,6 @@ package edit
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,11 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // call runs one Edit call the way the executor does: parse, validate, run.
 func call(t *testing.T, env *tool.Env, in Input) (string, error) {
@@ -40,19 +38,7 @@ func golden(t *testing.T, name, dir, got string) {
 	t.Helper()
 	got = strings.ReplaceAll(got, dir, "$DIR")
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 func newEnv(t *testing.T) *tool.Env {

@@ -30,7 +30,7 @@ func TestRenderHooks(t *testing.T) {
 			Error: "<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }
 

@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
 var (
-	update       = flag.Bool("update", false, "rewrite the golden files under testdata/")
 	writeFixture = flag.String("write-fixture", "", "write TestGlobOutput's tree to this directory and stop")
 )
 
@@ -110,18 +110,7 @@ func call(t *testing.T, cwd string, input string) (string, tool.PermissionResult
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 func TestGlobOutput(t *testing.T) {

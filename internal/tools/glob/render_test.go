@@ -14,6 +14,6 @@ func TestRenderHooks(t *testing.T) {
 		{Name: "glob_error", Input: `{"pattern":"*","path":"/nope"}`, Error: "<tool_use_error>Directory does not exist: /nope</tool_use_error>"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }

@@ -11,12 +11,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // goldenCases are the inputs whose output is recorded in testdata/<name>.golden.
 // Each runs through the built-in search and through rg; both must print the
@@ -149,18 +148,7 @@ func TestMain(m *testing.M) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 // TestGoldenBothEngines is the contract of the built-in search: for every

@@ -16,6 +16,6 @@ func TestRenderHooks(t *testing.T) {
 		{Name: "grep_error", Input: `{"pattern":"("}`, Error: "<tool_use_error>The pattern is not a valid regular expression: unclosed group</tool_use_error>"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }

@@ -12,11 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -51,19 +50,7 @@ func golden(t *testing.T, name, dir, got string) {
 	t.Helper()
 	got = strings.ReplaceAll(got, dir, "$DIR")
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 // setup copies testdata/fixture into a fresh session's cwd as nb.ipynb and,

@@ -15,6 +15,6 @@ func TestRenderHooks(t *testing.T) {
 		{Name: "notebook_error", Input: `{"notebook_path":"/repo/a.ipynb","cell_id":"zz","new_source":"x"}`, Error: "<tool_use_error>Cell with ID \"zz\" not found in notebook.</tool_use_error>"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }

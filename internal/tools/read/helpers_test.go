@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"image"
 	"os"
@@ -16,29 +15,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // golden compares got with testdata/name.golden, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n--- got ---\n%s\n--- want ---\n%s", name, path, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 // newEnv returns the environment of a session whose cwd is a fresh folder.

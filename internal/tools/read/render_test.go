@@ -17,6 +17,6 @@ func TestRenderHooks(t *testing.T) {
 		{Name: "read_error", Input: `{"file_path":"/repo/missing.go"}`, Error: "<tool_use_error>File does not exist. Current working directory: /repo</tool_use_error>"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }

@@ -3,17 +3,15 @@ package todowrite
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // call runs one TodoWrite call the way the executor does: parse, validate,
 // check permissions, run.
@@ -35,19 +33,7 @@ func call(t *testing.T, env *tool.Env, raw string) (tool.Result, error) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
-	}
+	goldenfile.Check(t, path, got)
 }
 
 func newEnv(t *testing.T) *tool.Env {

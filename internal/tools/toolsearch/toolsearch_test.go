@@ -3,18 +3,15 @@ package toolsearch
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fake is a tool for the tests: a name, a description, a hint, parameters
 // (each "name" of type string), and the deferral flags.
@@ -227,19 +224,5 @@ func TestNameParts(t *testing.T) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update to accept):\n%s", path, got)
-	}
+	goldenfile.Check(t, path, got)
 }

@@ -22,7 +22,7 @@ func TestRenderHooks(t *testing.T) {
 		{Name: "write_error", Input: `{"file_path":"/repo/x.txt","content":"x"}`, Error: "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
 	}
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c, *update) })
+		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
 }
 
