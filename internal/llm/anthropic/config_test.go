@@ -70,7 +70,7 @@ func TestAuthTokenIsSentAsBearer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := collect(context.Background(), c, simpleRequest("hi")); err != nil {
+	if _, err := llmtest.Collect(context.Background(), c, simpleRequest("hi")); err != nil {
 		t.Fatal(err)
 	}
 	h := srv.Requests()[0].Header
@@ -89,7 +89,7 @@ func TestConnectionRefusedIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events, err := collect(context.Background(), c, simpleRequest("hi"))
+	events, err := llmtest.Collect(context.Background(), c, simpleRequest("hi"))
 	var apiErr *llm.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != 0 || !apiErr.Retryable || len(events) != 2 {
 		t.Errorf("err = %v after %d events", err, len(events))

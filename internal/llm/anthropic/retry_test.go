@@ -53,8 +53,8 @@ func TestRetries(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Push(llmtest.Turn{Faults: tt.faults, Blocks: toolTurn})
 			start := time.Now()
-			events, err := collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
-			_, retries := afterLastRetry(events)
+			events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
+			_, retries := llmtest.AfterLastRetry(events)
 			var got []llm.APIError
 			for _, r := range retries {
 				var apiErr *llm.APIError
@@ -90,7 +90,7 @@ func checkFinal(t *testing.T, events []llm.Event, err error, want *llm.APIError)
 	if err != nil {
 		t.Fatalf("err = %v", err)
 	}
-	end := lastEnd(t, events)
+	end := llmtest.LastEnd(t, events)
 	if uses := end.Message.ToolUses(); len(uses) != 1 || string(uses[0].Input) != `{"file_path":"/some/long/path/to/a/file.go"}` {
 		t.Errorf("message = %+v", end.Message)
 	}
@@ -109,8 +109,8 @@ func TestBrokenStreamIsRequestedAgain(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Push(llmtest.Turn{Faults: []llmtest.Fault{tt.fault}, Blocks: []llm.ContentBlock{
 				llmtest.Text("Let me look."), llmtest.ToolUse("toolu_1", "Read", `{"file_path":"/some/long/path/to/a/file.go"}`)}})
-			events, err := collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
-			rest, retries := afterLastRetry(events)
+			events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
+			rest, retries := llmtest.AfterLastRetry(events)
 			if len(retries) != 1 || len(rest) == len(events)-1 {
 				t.Fatalf("retries %+v; want one Retry after partial events", retries)
 			}
@@ -136,11 +136,11 @@ func TestRetryAfterSeconds(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Push(llmtest.Turn{Faults: []llmtest.Fault{{Status: 429, RetryAfter: 1}}, Blocks: []llm.ContentBlock{llmtest.Text("ok")}})
 	start := time.Now()
-	events, err := collect(context.Background(), newClient(t, srv), simpleRequest("hi"))
+	events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, retries := afterLastRetry(events)
+	_, retries := llmtest.AfterLastRetry(events)
 	if len(retries) != 1 || retries[0].Wait != time.Second || time.Since(start) < time.Second {
 		t.Errorf("retries %+v after %v; want a wait of 1s", retries, time.Since(start))
 	}
@@ -165,7 +165,7 @@ func TestCancel(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(100*time.Millisecond, cancel)
 			start := time.Now()
-			_, err := collect(ctx, newClient(t, srv), simpleRequest("hi"))
+			_, err := llmtest.Collect(ctx, newClient(t, srv), simpleRequest("hi"))
 			if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
 				t.Errorf("err %v after %v, want context.Canceled promptly", err, time.Since(start))
 			}
@@ -205,7 +205,7 @@ func TestNoRetriesMeansOneRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, err = collect(context.Background(), c, simpleRequest("hi"))
+	_, err = llmtest.Collect(context.Background(), c, simpleRequest("hi"))
 	var apiErr *llm.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != 503 || len(srv.Requests()) != 1 || time.Since(start) > time.Second {
 		t.Errorf("err %v after %d requests and %v; want the 503 at once", err, len(srv.Requests()), time.Since(start))

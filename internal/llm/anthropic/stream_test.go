@@ -16,7 +16,7 @@ func TestTextTurn(t *testing.T) {
 	const text = "Hello there, this answer is streamed in several chunks."
 	srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text(text)},
 		Usage: llm.Usage{InputTokens: 11, OutputTokens: 22, CacheCreationInputTokens: 33, CacheReadInputTokens: 44}})
-	events, err := collect(context.Background(), newClient(t, srv), simpleRequest("hi"))
+	events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestTextTurn(t *testing.T) {
 		MessageID:  "msg_llmtest_001",
 		RequestID:  "req_llmtest_001",
 	}
-	if end := lastEnd(t, events); !reflect.DeepEqual(end, want) {
+	if end := llmtest.LastEnd(t, events); !reflect.DeepEqual(end, want) {
 		t.Errorf("end = %+v\nwant %+v", end, want)
 	}
 	req := srv.Requests()[0]
@@ -64,7 +64,7 @@ func TestToolUseTurn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Running."), llmtest.ToolUse("toolu_7", "Bash", tt.input)}})
-			events, err := collect(context.Background(), newClient(t, srv), simpleRequest("test it"))
+			events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("test it"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestToolUseTurn(t *testing.T) {
 			if !reflect.DeepEqual(kinds, wantKinds) || partial.String() != tt.input {
 				t.Errorf("tool events %q, partial %q", kinds, partial.String())
 			}
-			end := lastEnd(t, events)
+			end := llmtest.LastEnd(t, events)
 			uses := end.Message.ToolUses()
 			if end.StopReason != llm.StopToolUse || len(uses) != 1 || string(uses[0].Input) != tt.want || end.Message.Text() != "Running." {
 				t.Errorf("end = %+v", end)
@@ -109,7 +109,7 @@ func TestThinkingRoundTrip(t *testing.T) {
 	c := newClient(t, srv)
 	req := simpleRequest("list")
 	req.ThinkingBudget = 2048
-	events, err := collect(context.Background(), c, req)
+	events, err := llmtest.Collect(context.Background(), c, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +119,13 @@ func TestThinkingRoundTrip(t *testing.T) {
 			thinking.WriteString(d.Thinking)
 		}
 	}
-	first := lastEnd(t, events).Message
+	first := llmtest.LastEnd(t, events).Message
 	if thinking.String() != "I should list the files first." || first.Content[0].Signature != "sig-EqQBCgIYAh" || first.Content[1].Data != "opaque-redacted" {
 		t.Fatalf("thinking %q, message %+v", thinking.String(), first)
 	}
 	req.Messages = append(req.Messages, first, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{
 		llm.ToolResultBlock("toolu_1", []llm.ContentBlock{llm.TextBlock("a.go")}, false)}})
-	if _, err := collect(context.Background(), c, req); err != nil {
+	if _, err := llmtest.Collect(context.Background(), c, req); err != nil {
 		t.Fatal(err)
 	}
 	sent := srv.Requests()[1]
@@ -159,7 +159,7 @@ func TestCacheControlPlacement(t *testing.T) {
 			{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.ToolResultBlock("t1", []llm.ContentBlock{llm.TextBlock("result")}, true), llm.TextBlock("and then")}},
 		},
 	}
-	if _, err := collect(context.Background(), newClient(t, srv), req); err != nil {
+	if _, err := llmtest.Collect(context.Background(), newClient(t, srv), req); err != nil {
 		t.Fatal(err)
 	}
 	raw := srv.Requests()[0].Body

@@ -68,7 +68,7 @@ func TestRefusedLocalServerFailsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	events, err := collect(context.Background(), c, simpleRequest("hi"))
+	events, err := llmtest.Collect(context.Background(), c, simpleRequest("hi"))
 	var apiErr *llm.APIError
 	if !errors.As(err, &apiErr) || apiErr.Retryable || !strings.Contains(apiErr.Message, "no server is listening at "+srv.URL+"/v1/chat/completions") ||
 		len(events) != 0 || time.Since(start) > time.Second {

@@ -59,8 +59,8 @@ func TestRetries(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Push(llmtest.Turn{Faults: tt.faults, Blocks: toolTurn})
 			start := time.Now()
-			events, err := collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
-			_, retries := afterLastRetry(events)
+			events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
+			_, retries := llmtest.AfterLastRetry(events)
 			var got []llm.APIError
 			for _, r := range retries {
 				var apiErr *llm.APIError
@@ -96,7 +96,7 @@ func checkFinal(t *testing.T, events []llm.Event, err error, want *llm.APIError)
 	if err != nil {
 		t.Fatalf("err = %v", err)
 	}
-	end := lastEnd(t, events)
+	end := llmtest.LastEnd(t, events)
 	if uses := end.Message.ToolUses(); len(uses) != 1 || string(uses[0].Input) != `{"file_path":"/some/long/path/to/a/file.go"}` {
 		t.Errorf("message = %+v", end.Message)
 	}
@@ -115,8 +115,8 @@ func TestBrokenStreamIsRequestedAgain(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Push(llmtest.Turn{Faults: []llmtest.Fault{tt.fault}, Blocks: []llm.ContentBlock{
 				llmtest.Text("Let me look."), llmtest.ToolUse("call_1", "Read", `{"file_path":"/some/long/path/to/a/file.go"}`)}})
-			events, err := collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
-			rest, retries := afterLastRetry(events)
+			events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("read it"))
+			rest, retries := llmtest.AfterLastRetry(events)
 			if len(retries) != 1 || len(rest) == len(events)-1 {
 				t.Fatalf("retries %+v; want one Retry after partial events", retries)
 			}
@@ -149,13 +149,13 @@ func TestStreamEndingEarlyIsRequestedAgain(t *testing.T) {
 		}
 		w.Write([]byte(`data: {"id":"b","choices":[{"index":0,"delta":{"content":"whole"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"))
 	})
-	events, err := collect(context.Background(), newClientAt(t, ts), simpleRequest("hi"))
+	events, err := llmtest.Collect(context.Background(), newClientAt(t, ts), simpleRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, retries := afterLastRetry(events)
-	if len(retries) != 1 || lastEnd(t, events).Message.Text() != "whole" || calls != 2 {
-		t.Errorf("retries %+v, %d calls, end %+v", retries, calls, lastEnd(t, events))
+	_, retries := llmtest.AfterLastRetry(events)
+	if len(retries) != 1 || llmtest.LastEnd(t, events).Message.Text() != "whole" || calls != 2 {
+		t.Errorf("retries %+v, %d calls, end %+v", retries, calls, llmtest.LastEnd(t, events))
 	}
 }
 
@@ -178,7 +178,7 @@ func TestOtherServersErrorBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			url := rawServer(t, tt.status, http.Header{"X-Should-Retry": {"false"}}, tt.body)
-			_, err := collect(context.Background(), newClientAt(t, url), simpleRequest("hi"))
+			_, err := llmtest.Collect(context.Background(), newClientAt(t, url), simpleRequest("hi"))
 			var apiErr *llm.APIError
 			want := tt.want
 			want.Retryable = false // x-should-retry: false
@@ -207,7 +207,7 @@ func TestMidStreamErrorShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = collect(context.Background(), c, simpleRequest("hi"))
+		_, err = llmtest.Collect(context.Background(), c, simpleRequest("hi"))
 		var apiErr *llm.APIError
 		if !errors.As(err, &apiErr) || *apiErr != tt.want {
 			t.Errorf("%s: err = %#v, want %#v", tt.chunk, err, tt.want)
@@ -230,7 +230,7 @@ func TestCancel(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(100*time.Millisecond, cancel)
 			start := time.Now()
-			_, err := collect(ctx, newClient(t, srv), simpleRequest("hi"))
+			_, err := llmtest.Collect(ctx, newClient(t, srv), simpleRequest("hi"))
 			if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
 				t.Errorf("err %v after %v, want context.Canceled promptly", err, time.Since(start))
 			}

@@ -16,7 +16,7 @@ func TestTextTurn(t *testing.T) {
 	const text = "Hello there, this answer is streamed in several chunks."
 	srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text(text)},
 		Usage: llm.Usage{InputTokens: 11, OutputTokens: 22, CacheReadInputTokens: 44}})
-	events, err := collect(context.Background(), newClient(t, srv), simpleRequest("hi"))
+	events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestTextTurn(t *testing.T) {
 		MessageID:  "chatcmpl-llmtest-001",
 		RequestID:  "req_llmtest_001",
 	}
-	if end := lastEnd(t, events); !reflect.DeepEqual(end, want) {
+	if end := llmtest.LastEnd(t, events); !reflect.DeepEqual(end, want) {
 		t.Errorf("end = %+v\nwant %+v", end, want)
 	}
 	req := srv.Requests()[0]
@@ -61,7 +61,7 @@ func TestToolCallsTurn(t *testing.T) {
 		llmtest.ToolUse("call_7", "Bash", input),
 		llmtest.ToolUse("call_8", "Glob", ""),
 	}})
-	events, err := collect(context.Background(), newClient(t, srv), simpleRequest("test it"))
+	events, err := llmtest.Collect(context.Background(), newClient(t, srv), simpleRequest("test it"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestToolCallsTurn(t *testing.T) {
 	if !reflect.DeepEqual(kinds, wantKinds) || partial["call_7"] != input || partial["call_8"] != "" {
 		t.Errorf("tool events %q, partial %q", kinds, partial)
 	}
-	end := lastEnd(t, events)
+	end := llmtest.LastEnd(t, events)
 	want := llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 		{Type: llm.BlockThinking, Thinking: "Run the tests, then list."},
 		llm.TextBlock("Running."),
@@ -104,7 +104,7 @@ func TestHistoryGoesBackPaired(t *testing.T) {
 	)
 	c := newClient(t, srv)
 	req := simpleRequest("read both")
-	events, err := collect(context.Background(), c, req)
+	events, err := llmtest.Collect(context.Background(), c, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +113,8 @@ func TestHistoryGoesBackPaired(t *testing.T) {
 		llm.ToolResultBlock("c2", []llm.ContentBlock{llm.TextBlock("no such file")}, true),
 		llm.TextBlock("<system-reminder>a notice</system-reminder>"),
 	}}
-	req.Messages = append(req.Messages, lastEnd(t, events).Message, results)
-	if _, err := collect(context.Background(), c, req); err != nil {
+	req.Messages = append(req.Messages, llmtest.LastEnd(t, events).Message, results)
+	if _, err := llmtest.Collect(context.Background(), c, req); err != nil {
 		t.Fatal(err)
 	}
 	got := srv.Requests()[1].Messages
@@ -178,11 +178,11 @@ func TestOtherServersChunks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			url := rawServer(t, 200, http.Header{"Content-Type": {"text/event-stream"}, "X-Request-Id": {"req_raw"}}, tt.body)
-			events, err := collect(context.Background(), newClientAt(t, url), simpleRequest("hi"))
+			events, err := llmtest.Collect(context.Background(), newClientAt(t, url), simpleRequest("hi"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			end := lastEnd(t, events)
+			end := llmtest.LastEnd(t, events)
 			if !reflect.DeepEqual(end.Message, tt.want) || end.StopReason != tt.stop || end.Usage != tt.usage || end.RequestID != "req_raw" || end.MessageID != "chatcmpl-x" {
 				t.Errorf("end = %+v\nwant message %+v, stop %s, usage %+v", end, tt.want, tt.stop, tt.usage)
 			}
