@@ -109,7 +109,7 @@ func firstPrompt(msgs []llm.Message) string {
 		if m.Role != llm.RoleUser || slices.ContainsFunc(m.Content, isToolResult) {
 			continue
 		}
-		text := promptText(m)
+		text := m.PromptText()
 		if !strings.HasPrefix(text, compactedPrefix) {
 			return text
 		}
@@ -120,18 +120,6 @@ func firstPrompt(msgs []llm.Message) string {
 		return ""
 	}
 	return ""
-}
-
-// promptText is the text of a user message without the reminders sent with
-// it, such as the files its @path mentions attached.
-func promptText(m llm.Message) string {
-	var parts []string
-	for _, b := range m.Content {
-		if b.Type == llm.BlockText && !strings.HasPrefix(b.Text, "<system-reminder>") {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "")
 }
 
 // compactedText is the message that replaces the history: the summary, then
