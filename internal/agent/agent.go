@@ -168,7 +168,12 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 		env := a.opts.Env
 		env.Cwd = env.Session.Cwd()
 		src := MentionSource{Pool: a.pool(), Env: env, Permissions: a.opts.Permissions}
-		msg.Content = append(Mentions(ctx, prompt, src), msg.Content...)
+		var attached []llm.ContentBlock
+		for _, at := range Mentions(ctx, prompt, src) {
+			a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
+			attached = append(attached, at.Blocks...)
+		}
+		msg.Content = append(attached, msg.Content...)
 	}
 	return a.run(ctx, msg)
 }

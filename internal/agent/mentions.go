@@ -24,14 +24,23 @@ type MentionSource struct {
 	Permissions *permission.Context
 }
 
-// Mentions returns the blocks Claude Code sends before a prompt that mentions
-// files as @path: for each existing file inside the allowed directories that
-// the rules let the session read, the Read tool's call and its result, each in
-// a <system-reminder>; for a directory, a listing of its entries. Mentions of
+// Attachment is what one @path mention of a prompt attached.
+type Attachment struct {
+	// Path is the absolute path of the file or directory.
+	Path      string
+	Directory bool
+	// Blocks are the reminders sent before the prompt.
+	Blocks []llm.ContentBlock
+}
+
+// Mentions returns what Claude Code sends before a prompt that mentions files
+// as @path: for each existing file inside the allowed directories that the
+// rules let the session read, the Read tool's call and its result, each in a
+// <system-reminder>; for a directory, a listing of its entries. Mentions of
 // missing, denied or outside paths, or of files Read refuses, attach nothing
 // and stay plain text in the prompt.
-func Mentions(ctx context.Context, prompt string, src MentionSource) []llm.ContentBlock {
-	var blocks []llm.ContentBlock
+func Mentions(ctx context.Context, prompt string, src MentionSource) []Attachment {
+	var attached []Attachment
 	seen := map[string]bool{}
 	for _, mention := range mentionTokens(prompt) {
 		abs, info, ok := src.locate(mention)
@@ -39,13 +48,17 @@ func Mentions(ctx context.Context, prompt string, src MentionSource) []llm.Conte
 			continue
 		}
 		seen[abs] = true
+		var blocks []llm.ContentBlock
 		if info.IsDir() {
-			blocks = append(blocks, listing(abs)...)
-			continue
+			blocks = listing(abs)
+		} else {
+			blocks = src.read(ctx, abs)
 		}
-		blocks = append(blocks, src.read(ctx, abs)...)
+		if len(blocks) > 0 {
+			attached = append(attached, Attachment{Path: abs, Directory: info.IsDir(), Blocks: blocks})
+		}
 	}
-	return blocks
+	return attached
 }
 
 // mentionTokens returns the paths of the prompt's @ mentions: an @ at the start

@@ -65,7 +65,10 @@ func TestMentions(t *testing.T) {
 			session := tool.NewSession(cwd)
 			defer session.Close()
 			src := agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: tool.Env{Cwd: cwd, Session: session}, Permissions: perms}
-			blocks := agent.Mentions(context.Background(), tt.prompt, src)
+			var blocks []llm.ContentBlock
+			for _, at := range agent.Mentions(context.Background(), tt.prompt, src) {
+				blocks = append(blocks, at.Blocks...)
+			}
 			text := llm.Message{Role: llm.RoleUser, Content: blocks}.Text()
 			if len(tt.want) == 0 && len(blocks) != 0 {
 				t.Fatalf("attached %q, want nothing", text)
@@ -89,8 +92,9 @@ func TestMentionedFileCanBeEditedWithoutARead(t *testing.T) {
 	defer session.Close()
 	env := tool.Env{Cwd: cwd, Session: session}
 	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
-	if blocks := agent.Mentions(context.Background(), "@notes.txt", agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms}); len(blocks) != 2 {
-		t.Fatalf("attached %d blocks, want the call and its result", len(blocks))
+	attached := agent.Mentions(context.Background(), "@notes.txt", agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
+	if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
+		t.Fatalf("attached %+v, want the file's call and result", attached)
 	}
 	if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
 		t.Error("the session does not remember reading the mentioned file")

@@ -168,3 +168,16 @@ func TestPromptOfABareResumeWaitsForThePicker(t *testing.T) {
 		t.Fatalf("sent %q:\n%s", got, screenOf(m))
 	}
 }
+
+func TestMentionAttachedLines(t *testing.T) {
+	m := testModel(t, Options{Cwd: "/repo"})
+	m.Update(eventMsg{agent.MentionAttached{Path: "/repo/internal/main.go"}})
+	m.Update(eventMsg{agent.MentionAttached{Path: "/repo/docs", Directory: true}})
+	m.Update(eventMsg{agent.MentionAttached{Path: "/elsewhere/x.txt"}})
+	shot := screenOf(m)
+	for _, want := range []string{"Read internal/main.go", "Listed docs", "Read /elsewhere/x.txt"} {
+		if !strings.Contains(shot, want) {
+			t.Errorf("missing %q:\n%s", want, shot)
+		}
+	}
+}
