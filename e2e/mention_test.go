@@ -41,3 +41,23 @@ func TestMentionAttachesTheFile(t *testing.T) {
 		t.Errorf("file holds %q after the edit", got)
 	}
 }
+
+// In the UI, a mention completed with Tab attaches the file too, and the
+// conversation says it was read.
+func TestTUIMentionAttachesTheFile(t *testing.T) {
+	r := newRun(t)
+	if err := os.WriteFile(filepath.Join(r.dir, "notes.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Push(text("Noted."))
+	s := openScreen(t, r)
+	s.run("send-keys", "-t", "0", "-l", "summarize @no")
+	s.keys("Tab")
+	s.waitFor("summarize @notes.txt")
+	s.keys("Enter")
+	s.waitFor("Read notes.txt", "Noted.")
+	first := r.srv.Requests()[0].Messages[0]
+	if first.PromptText() != "summarize @notes.txt" || !strings.Contains(first.Text(), "Result of calling the Read tool:\n1\talpha\n2\tbeta\n") {
+		t.Errorf("the model got %q, want the file's numbered lines before the prompt", first.Text())
+	}
+}
