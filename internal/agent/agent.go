@@ -65,6 +65,9 @@ type Options struct {
 	Memory string
 	// SubAgents, when set, lets the Agent tool of the pool start sub-agents.
 	SubAgents *SubAgents
+	// AttachMentions makes Run attach the files a prompt mentions as @path,
+	// as Claude Code does for the user's prompts (see Mentions).
+	AttachMentions bool
 }
 
 // Outcome says how a run ended.
@@ -157,7 +160,22 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // ctx is cancelled. The conversation stays valid for the API in every case.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	a.latestRequest = prompt
-	return a.run(ctx, llm.UserText(prompt))
+	if a.originalTask == "" && firstPrompt(a.messages) == "" {
+		a.originalTask = prompt
+	}
+	msg := llm.UserText(prompt)
+	if a.opts.AttachMentions {
+		env := a.opts.Env
+		env.Cwd = env.Session.Cwd()
+		src := MentionSource{Pool: a.pool(), Env: env, Permissions: a.opts.Permissions}
+		var attached []llm.ContentBlock
+		for _, at := range Mentions(ctx, prompt, src) {
+			a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
+			attached = append(attached, at.Blocks...)
+		}
+		msg.Content = append(attached, msg.Content...)
+	}
+	return a.run(ctx, msg)
 }
 
 // RunNotices sends the session's queued notices as a user message of their

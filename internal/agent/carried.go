@@ -109,7 +109,7 @@ func firstPrompt(msgs []llm.Message) string {
 		if m.Role != llm.RoleUser || slices.ContainsFunc(m.Content, isToolResult) {
 			continue
 		}
-		text := m.Text()
+		text := m.PromptText()
 		if !strings.HasPrefix(text, compactedPrefix) {
 			return text
 		}

@@ -52,6 +52,15 @@ type AssistantMessage struct {
 	RequestID  string
 }
 
+// MentionAttached says the prompt's @path mention of a file or directory
+// attached it to the prompt (see Mentions).
+type MentionAttached struct {
+	Path      string
+	Directory bool
+}
+
+func (MentionAttached) isEvent() {}
+
 // ToolQueued announces a call that will run once the calls before it allow.
 type ToolQueued struct {
 	ID, Name string

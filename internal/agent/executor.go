@@ -28,8 +28,10 @@ type pending struct {
 
 // execute runs the calls of one assistant message: consecutive concurrency-safe
 // calls in parallel, every other call alone, and returns their tool_result
-// blocks in call order. When truncated, the last call was cut off by max_tokens
-// and is answered without running.
+// blocks in call order. Within a batch every call is validated and authorized
+// first, one at a time, so nothing runs while the user is being asked; then the
+// authorized calls run together. When truncated, the last call was cut off by
+// max_tokens and is answered without running.
 func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated bool) ([]llm.ContentBlock, []Denial) {
 	calls := make([]*pending, len(uses))
 	for i, use := range uses {
@@ -38,24 +40,28 @@ func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated 
 	}
 	results := make([]llm.ContentBlock, len(uses))
 	var denials []Denial
-	var mu sync.Mutex
-	runOne := func(i int) {
-		result, denial := a.runCall(ctx, calls[i])
-		mu.Lock()
-		defer mu.Unlock()
-		results[i] = result
-		if denial != nil {
-			denials = append(denials, *denial)
-		}
-	}
 	for start := 0; start < len(calls); {
 		end := start + 1
 		for end < len(calls) && concurrent(calls[start]) && concurrent(calls[end]) {
 			end++
 		}
+		envs := make([]*tool.Env, len(calls))
+		for i := start; i < end; i++ {
+			env, result, denial := a.admit(ctx, calls[i])
+			if env == nil {
+				results[i] = result
+				if denial != nil {
+					denials = append(denials, *denial)
+				}
+				continue
+			}
+			envs[i] = env
+		}
 		var wg sync.WaitGroup
 		for i := start; i < end; i++ {
-			wg.Go(func() { runOne(i) })
+			if envs[i] != nil {
+				wg.Go(func() { results[i] = a.perform(ctx, calls[i], envs[i]) })
+			}
 		}
 		wg.Wait()
 		start = end
@@ -100,47 +106,55 @@ func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
 	return p
 }
 
-// runCall takes one call through validation, permission and the call itself,
-// and returns its tool_result block, plus the denial when it was refused.
-func (a *Agent) runCall(ctx context.Context, p *pending) (llm.ContentBlock, *Denial) {
+// admit takes one call through validation and permission. It returns the
+// environment the call runs in when it may run; otherwise the call's final
+// tool_result, plus the denial when it was refused.
+func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBlock, *Denial) {
 	if p.early != nil {
-		a.finish(p, *p.early, 0)
-		return *p.early, nil
+		return nil, a.finish(p, *p.early, 0), nil
 	}
 	if ctx.Err() != nil {
-		return a.finish(p, interruptedResult(p.use.ID), 0), nil
+		return nil, a.finish(p, interruptedResult(p.use.ID), 0), nil
 	}
 	env := a.opts.Env
 	env.Cwd = env.Session.Cwd()
 	env.ToolUseID = p.use.ID
 	if err := p.call.Validate(ctx, &env); err != nil {
-		return a.finish(p, errorResult(p.use.ID, err.Error()), 0), nil
+		return nil, a.finish(p, errorResult(p.use.ID, err.Error()), 0), nil
 	}
 	if refusal, denied := a.authorize(ctx, p, &env); denied {
 		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
 		a.emit(PermissionDenied{Denial: denial, Message: refusal})
-		return a.finish(p, plainError(p.use.ID, refusal), 0), &denial
+		return nil, a.finish(p, plainError(p.use.ID, refusal), 0), &denial
+	}
+	return &env, llm.ContentBlock{}, nil
+}
+
+// perform calls an admitted call and returns its tool_result block.
+func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.ContentBlock {
+	if ctx.Err() != nil {
+		return a.finish(p, interruptedResult(p.use.ID), 0)
 	}
 	a.emit(ToolStarted{ID: p.use.ID, Name: p.call.Tool().Name()})
 	started := time.Now()
-	res, err := a.invoke(ctx, p, &env)
+	res, err := a.invoke(ctx, p, env)
 	var output *tool.OutputError
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return a.finish(p, interruptedResult(p.use.ID), time.Since(started)), nil
+		return a.finish(p, interruptedResult(p.use.ID), time.Since(started))
 	case errors.As(err, &output):
-		return a.finish(p, plainError(p.use.ID, output.Text), time.Since(started)), nil
+		return a.finish(p, plainError(p.use.ID, output.Text), time.Since(started))
 	case err != nil:
-		return a.finish(p, errorResult(p.use.ID, err.Error()), time.Since(started)), nil
+		return a.finish(p, errorResult(p.use.ID, err.Error()), time.Since(started))
 	}
 	content := res.Content
 	if isEmpty(content) {
 		content = []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("(%s completed with no output)", p.call.Tool().Name()))}
 	}
-	content = resultstore.Fit(&env, content, p.call.Tool().MaxResultSizeChars())
+	content = resultstore.Fit(env, content, p.call.Tool().MaxResultSizeChars())
 	result := llm.ToolResultBlock(p.use.ID, content, false)
 	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: res.Output, Duration: time.Since(started)})
-	return result, nil
+	return result
 }
 
 // isEmpty reports whether content says nothing: no blocks, or only blank text.

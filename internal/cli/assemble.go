@@ -36,7 +36,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 			show(e)
 		},
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
-		SubAgents: s.subAgents(),
+		SubAgents: s.subAgents(), AttachMentions: true,
 	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Role is who authored a message.
@@ -94,6 +95,24 @@ func (m Message) Text() string {
 		}
 	}
 	return s
+}
+
+// PromptText is the text of a user message as the user wrote it: its text
+// blocks without the reminders sent along with them (see IsReminder).
+func (m Message) PromptText() string {
+	var s string
+	for _, b := range m.Content {
+		if b.Type == BlockText && !IsReminder(b) {
+			s += b.Text
+		}
+	}
+	return s
+}
+
+// IsReminder reports whether the block is a <system-reminder> the client
+// added to a user message, such as a file an @path mention attached.
+func IsReminder(b ContentBlock) bool {
+	return b.Type == BlockText && strings.HasPrefix(b.Text, "<system-reminder>")
 }
 
 // ToolUses returns the tool_use blocks of the message, in order.

@@ -55,3 +55,17 @@ func TestMarshalRefusesUnknownType(t *testing.T) {
 		t.Error("an unknown block type was encoded")
 	}
 }
+
+func TestPromptTextLeavesOutReminders(t *testing.T) {
+	m := Message{Role: RoleUser, Content: []ContentBlock{
+		TextBlock("<system-reminder>\nCalled the Read tool with the following input: {}\n</system-reminder>"),
+		TextBlock("<system-reminder>\nResult of calling the Read tool:\n1\tx\n</system-reminder>"),
+		TextBlock("fix @x.txt"),
+	}}
+	if got := m.PromptText(); got != "fix @x.txt" {
+		t.Errorf("PromptText() = %q, want the prompt alone", got)
+	}
+	if !IsReminder(m.Content[0]) || IsReminder(m.Content[2]) {
+		t.Error("IsReminder does not tell the reminders from the prompt")
+	}
+}

@@ -188,7 +188,7 @@ func promptText(raw json.RawMessage) string {
 		if json.Unmarshal(raw, &blocks) != nil {
 			return ""
 		}
-		text = llm.Message{Content: blocks}.Text()
+		text = llm.Message{Content: blocks}.PromptText()
 	}
 	return strings.Join(strings.Fields(text), " ")
 }

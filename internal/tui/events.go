@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,6 +44,12 @@ func (m *model) sessionEvent(e agent.Event) {
 		if e.Background {
 			m.reportsPending = true
 		}
+	case agent.MentionAttached:
+		verb := "Read"
+		if e.Directory {
+			verb = "Listed"
+		}
+		m.conv.add(&block{kind: blockNotice, text: verb + " " + m.displayPath(e.Path)})
 	case agent.CompactionStarted:
 		m.conv.finishLive()
 		m.conv.add(&block{kind: blockNotice, text: fmt.Sprintf("Compacting the conversation (%s, about %d tokens)…", e.Trigger, e.PreTokens)})
@@ -122,4 +130,13 @@ func (m *model) deliverReports() tea.Cmd {
 		res, _ := runNotices(ctx)
 		return turnDoneMsg{result: res}
 	})
+}
+
+// displayPath shows a path relative to the session's directory when it lies
+// inside it, as the user would type it.
+func (m *model) displayPath(path string) string {
+	if rel, err := filepath.Rel(m.opts.Cwd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return rel
+	}
+	return path
 }

@@ -112,7 +112,7 @@ func (m *model) showConversation(msgs []llm.Message) {
 		chars += contentChars(msg.Content)
 		for _, b := range msg.Content {
 			switch {
-			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "":
+			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "", llm.IsReminder(b):
 			case b.Type == llm.BlockText && msg.Role == llm.RoleUser:
 				m.conv.add(&block{kind: blockUser, text: b.Text})
 			case b.Type == llm.BlockText:

@@ -19,11 +19,12 @@ func TestResumePickerSwitchesTheConversation(t *testing.T) {
 		{ID: "old-one", FirstPrompt: "explain the repo", Modified: time.Now().Add(-3 * time.Hour), Messages: 2},
 	}
 	var resumed string
+	attached := "<system-reminder>\nResult of calling the Read tool:\n1\tpackage main\n</system-reminder>"
 	m := testModel(t, Options{
 		Sessions: func() ([]SessionChoice, error) { return choices, nil },
 		Resume: func(id string) (Resumed, error) {
 			resumed = id
-			return Resumed{ID: id, Messages: []llm.Message{llm.UserText("explain the repo"),
+			return Resumed{ID: id, Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(attached), llm.TextBlock("explain the repo")}},
 				{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockText, Text: "It is a coding agent."}}}}}, nil
 		},
 	})
@@ -46,7 +47,10 @@ func TestResumePickerSwitchesTheConversation(t *testing.T) {
 			t.Fatalf("the resumed conversation does not show %q:\n%s", want, shot)
 		}
 	}
-	if m.ctxUsed != len("explain the repoIt is a coding agent.")/4 {
+	if strings.Contains(shot, "Result of calling") {
+		t.Errorf("the file a mention attached is shown as a prompt:\n%s", shot)
+	}
+	if m.ctxUsed != len(attached+"explain the repoIt is a coding agent.")/4 {
 		t.Errorf("context used %d after resuming, want the conversation's estimate", m.ctxUsed)
 	}
 	if strings.Contains(shot, "> /resume") {
@@ -162,5 +166,18 @@ func TestPromptOfABareResumeWaitsForThePicker(t *testing.T) {
 	}
 	if got := <-sent; got != "continue the work" || !strings.Contains(screenOf(m), "Resumed session s1") {
 		t.Fatalf("sent %q:\n%s", got, screenOf(m))
+	}
+}
+
+func TestMentionAttachedLines(t *testing.T) {
+	m := testModel(t, Options{Cwd: "/repo"})
+	m.Update(eventMsg{agent.MentionAttached{Path: "/repo/internal/main.go"}})
+	m.Update(eventMsg{agent.MentionAttached{Path: "/repo/docs", Directory: true}})
+	m.Update(eventMsg{agent.MentionAttached{Path: "/elsewhere/x.txt"}})
+	shot := screenOf(m)
+	for _, want := range []string{"Read internal/main.go", "Listed docs", "Read /elsewhere/x.txt"} {
+		if !strings.Contains(shot, want) {
+			t.Errorf("missing %q:\n%s", want, shot)
+		}
 	}
 }

@@ -1,0 +1,102 @@
+package agent_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/tools/read"
+)
+
+func TestMentions(t *testing.T) {
+	root := t.TempDir()
+	cwd := filepath.Join(root, "project")
+	outside := filepath.Join(root, "elsewhere")
+	for path, content := range map[string]string{
+		filepath.Join(cwd, "notes.txt"):      "alpha\nbeta\n",
+		filepath.Join(cwd, "secret.txt"):     "hidden\n",
+		filepath.Join(cwd, "sub", "a.txt"):   "x\n",
+		filepath.Join(cwd, "sub", "b.txt"):   "y\n",
+		filepath.Join(outside, "other.txt"):  "far\n",
+		filepath.Join(cwd, "with space.txt"): "spaced\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deny, err := permission.ParseRule("Read(secret.txt)", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny.Base = cwd
+	perms := &permission.Context{Mode: permission.ModeDefault, Deny: []permission.Rule{deny}, Dirs: []string{fileaccess.RealPath(cwd)}}
+	notes := filepath.Join(cwd, "notes.txt")
+	tests := []struct {
+		name   string
+		prompt string
+		want   []string
+	}{
+		{"existing file", "look at @notes.txt please", []string{
+			`<system-reminder>` + "\n" + `Called the Read tool with the following input: {"file_path":"` + notes + `"}` + "\n</system-reminder>",
+			"<system-reminder>\nResult of calling the Read tool:\n1\talpha\n2\tbeta\n",
+		}},
+		{"trailing punctuation and quotes", `see @notes.txt, and @"with space.txt".`, []string{"1\talpha", "1\tspaced"}},
+		{"directory is listed", "what is in @sub", []string{
+			`Called the Bash tool with the following input: {"command":"ls ` + filepath.Join(cwd, "sub") + `"`,
+			"Result of calling the Bash tool:\na.txt\nb.txt\n",
+		}},
+		{"missing file stays text", "look at @nothere.txt", nil},
+		{"denied file is not attached", "look at @secret.txt", nil},
+		{"file outside the directories is not attached", "look at @" + filepath.Join(outside, "other.txt"), nil},
+		{"an address is no mention", "mail me@notes.txt", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			session := tool.NewSession(cwd)
+			defer session.Close()
+			src := agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: tool.Env{Cwd: cwd, Session: session}, Permissions: perms}
+			var blocks []llm.ContentBlock
+			for _, at := range agent.Mentions(context.Background(), tt.prompt, src) {
+				blocks = append(blocks, at.Blocks...)
+			}
+			text := llm.Message{Role: llm.RoleUser, Content: blocks}.Text()
+			if len(tt.want) == 0 && len(blocks) != 0 {
+				t.Fatalf("attached %q, want nothing", text)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("attached %q, want it to contain %q", text, want)
+				}
+			}
+		})
+	}
+}
+
+func TestMentionedFileCanBeEditedWithoutARead(t *testing.T) {
+	cwd := t.TempDir()
+	path := filepath.Join(cwd, "notes.txt")
+	if err := os.WriteFile(path, []byte("alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	session := tool.NewSession(cwd)
+	defer session.Close()
+	env := tool.Env{Cwd: cwd, Session: session}
+	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+	attached := agent.Mentions(context.Background(), "@notes.txt", agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
+	if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
+		t.Fatalf("attached %+v, want the file's call and result", attached)
+	}
+	if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
+		t.Error("the session does not remember reading the mentioned file")
+	}
+}
