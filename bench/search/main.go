@@ -131,16 +131,8 @@ func callGlob(dir, pattern string) error {
 }
 
 func call(t tool.Tool, dir, input string) error {
-	c, err := t.Parse(json.RawMessage(input))
-	if err != nil {
-		return err
-	}
 	env := &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}
-	ctx := context.Background()
-	if err := c.Validate(ctx, env); err != nil {
-		return err
-	}
-	_, err = c.Run(ctx, env, nil)
+	_, err := tool.Exec(context.Background(), t, env, json.RawMessage(input), nil)
 	return err
 }
 

@@ -51,11 +51,7 @@ func run(ctx context.Context, t *testing.T, m *Manager, name, input string, prog
 	if tl == nil {
 		t.Fatalf("no tool %s among %v", name, tools.Names(m.Tools()))
 	}
-	call, err := tl.Parse(json.RawMessage(input))
-	if err != nil {
-		t.Fatalf("parse %s: %v", input, err)
-	}
-	res, err := call.Run(ctx, &tool.Env{Session: tool.NewSession(t.TempDir())}, progress)
+	res, err := tool.Exec(ctx, tl, &tool.Env{Session: tool.NewSession(t.TempDir())}, json.RawMessage(input), progress)
 	return res.Content, err
 }
 

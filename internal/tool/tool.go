@@ -183,3 +183,17 @@ type PermissionResult struct {
 	// Subject is the exact part that needs approval: a sub-command or a path.
 	Subject string
 }
+
+// Exec decodes input for t, validates the call and runs it, without the
+// permission step: for callers that settled permission themselves, such as
+// tests, benchmarks and files the user attached by name.
+func Exec(ctx context.Context, t Tool, env *Env, input json.RawMessage, progress Progress) (Result, error) {
+	c, err := t.Parse(input)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := c.Validate(ctx, env); err != nil {
+		return Result{}, err
+	}
+	return c.Run(ctx, env, progress)
+}

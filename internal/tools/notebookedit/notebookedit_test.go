@@ -31,14 +31,7 @@ func TestMain(m *testing.M) {
 func call(t *testing.T, env *tool.Env, in Input) (string, error) {
 	t.Helper()
 	raw, _ := json.Marshal(in)
-	c, err := Tool.Parse(raw)
-	if err != nil {
-		t.Fatalf("parse %s: %v", raw, err)
-	}
-	if err := c.Validate(context.Background(), env); err != nil {
-		return "", err
-	}
-	res, err := c.Run(context.Background(), env, nil)
+	res, err := tool.Exec(context.Background(), Tool, env, raw, nil)
 	if err != nil {
 		return "", err
 	}

@@ -53,14 +53,7 @@ func write(t testing.TB, dir, name string, content []byte) string {
 // run takes the input through decoding, validation and the call, as the
 // executor does once permission is granted.
 func run(ctx context.Context, env *tool.Env, input string) (tool.Result, error) {
-	call, err := Tool.Parse(json.RawMessage(input))
-	if err != nil {
-		return tool.Result{}, err
-	}
-	if err := call.Validate(ctx, env); err != nil {
-		return tool.Result{}, err
-	}
-	return call.Run(ctx, env, nil)
+	return tool.Exec(ctx, Tool, env, json.RawMessage(input), nil)
 }
 
 // render shows content blocks as text for golden files: text as it is, an
