@@ -261,14 +261,17 @@ func (c *conn) refresh(ctx context.Context) error {
 }
 
 // refreshAfterChange answers notifications/tools/list_changed; a server that
-// cannot list its tools any more keeps the ones it had.
+// cannot list its tools any more keeps the ones it had. A failure of the
+// whole connection meanwhile keeps its own, truer reason.
 func (c *conn) refreshAfterChange() {
 	<-c.settled
 	ctx, cancel := context.WithTimeout(context.Background(), c.startupTimeout())
 	defer cancel()
 	if err := c.refresh(ctx); err != nil {
 		c.mu.Lock()
-		c.problem = "refreshing its tools after a change failed: " + err.Error()
+		if c.state == Connected {
+			c.problem = "refreshing its tools after a change failed: " + err.Error()
+		}
 		c.mu.Unlock()
 		return
 	}
