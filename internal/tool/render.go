@@ -180,6 +180,24 @@ func RendererOf(t Tool) Renderer {
 	return genericRenderer{}
 }
 
+// OutputDecoder is a tool that can read back its typed output from the JSON
+// it was stored as; the tools Build makes are.
+type OutputDecoder interface {
+	DecodeOutput(data json.RawMessage) (any, error)
+}
+
+// DecodeOutput returns t's typed output from data, the JSON a transcript
+// stored it as, for the tool's RenderResult; false when t cannot decode it
+// (a tool not made by Build, such as an MCP tool, or JSON of another shape).
+func DecodeOutput(t Tool, data json.RawMessage) (any, bool) {
+	d, ok := t.(OutputDecoder)
+	if !ok || len(data) == 0 {
+		return nil, false
+	}
+	out, err := d.DecodeOutput(data)
+	return out, err == nil
+}
+
 // GenericRenderer is the renderer of a call whose tool is unknown to the UI,
 // such as one the model named wrongly.
 func GenericRenderer() Renderer { return genericRenderer{} }

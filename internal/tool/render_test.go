@@ -1,7 +1,9 @@
 package tool
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -63,3 +65,42 @@ func TestRendererOfFallsBackToGeneric(t *testing.T) {
 		t.Errorf("generic error = %q", got)
 	}
 }
+
+// TestDecodeOutputFeedsTheResultHook stores an output as JSON, decodes it
+// back into the tool's Out and renders it through the tool's own hook; JSON
+// of another shape is refused, so the caller falls back to the generic rendering.
+func TestDecodeOutputFeedsTheResultHook(t *testing.T) {
+	type counted struct {
+		Count int    `json:"count"`
+		Path  string `json:"path,omitempty"`
+	}
+	counter := MustBuild(Def[sampleInput, counted]{
+		Name: "Counter", Description: "counts", MaxResultSizeChars: 100,
+		Call: func(context.Context, sampleInput, *Env, Progress) (counted, error) { return counted{}, nil },
+		RenderResult: func(in sampleInput, out counted, _ RenderOptions) Text {
+			return Styled(fmt.Sprintf("%d lines in %s", out.Count, in.FilePath), StylePlain)
+		},
+	})
+	stored, err := json.Marshal(counted{Count: 3, Path: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, ok := DecodeOutput(counter, stored)
+	if !ok || out != (counted{Count: 3, Path: "a"}) {
+		t.Fatalf("DecodeOutput = %#v, %v; want the stored output", out, ok)
+	}
+	if got := RendererOf(counter).RenderResult(json.RawMessage(`{"file_path":"a.go"}`), out, RenderOptions{}).String(); got != "3 lines in a.go\n" {
+		t.Errorf("the decoded output rendered as %q", got)
+	}
+	for _, bad := range []string{`{"count":3,"lines":[]}`, `"Error: boom"`, `{"count":1} {"count":2}`, ``} {
+		if out, ok := DecodeOutput(counter, json.RawMessage(bad)); ok {
+			t.Errorf("DecodeOutput(%s) = %#v, want a refusal", bad, out)
+		}
+	}
+	if _, ok := DecodeOutput(opaqueTool{counter}, stored); ok {
+		t.Error("a tool without a decoder decoded an output")
+	}
+}
+
+// opaqueTool hides its tool's methods beyond Tool, as a tool not made by Build.
+type opaqueTool struct{ Tool }

@@ -1,7 +1,9 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -47,6 +49,23 @@ func (t *built[In, Out]) RenderResult(input json.RawMessage, output any, o Rende
 		return GenericResult(output, o)
 	}
 	return t.def.RenderResult(renderInput[In](input, false), out, o)
+}
+
+// DecodeOutput turns an output stored as JSON (a transcript's toolUseResult)
+// back into the tool's Out, for RenderResult. JSON of another shape, with a
+// field Out lacks say, is an error: a result stored by another version of the
+// tool then falls back to the generic rendering rather than to a wrong one.
+func (t *built[In, Out]) DecodeOutput(data json.RawMessage) (any, error) {
+	var out Out
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("decode the stored output of %s: %w", t.def.Name, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("decode the stored output of %s: more than one JSON value", t.def.Name)
+	}
+	return out, nil
 }
 
 func (t *built[In, Out]) RenderRejected(input json.RawMessage, o RenderOptions) Text {
