@@ -48,9 +48,33 @@ type Line struct {
 	// FileState holds the records of files that the tool calls answered on
 	// this line read or wrote (what the session knew of them then), by path.
 	FileState map[string]FileRecord `json:"fileState,omitempty"`
-	Cwd       string                `json:"cwd"`
-	SessionID string                `json:"sessionId"`
-	Version   string                `json:"version"`
+	// ToolUseResult is, on the line of a tool result, the tool's typed output
+	// as JSON: what a resumed call is drawn with.
+	ToolUseResult json.RawMessage `json:"toolUseResult,omitempty"`
+	// PermissionDecision is set on the line of a refused call's result.
+	PermissionDecision *PermissionDecision `json:"permissionDecision,omitempty"`
+	Cwd                string              `json:"cwd"`
+	SessionID          string              `json:"sessionId"`
+	Version            string              `json:"version"`
+}
+
+// PermissionDecision is what the permission step decided on a call, as
+// Claude Code records it on the line of the call's result.
+type PermissionDecision struct {
+	Decision string `json:"decision"`
+}
+
+// DecisionReject is the Decision of a call refused by a rule, the mode or the user.
+const DecisionReject = "reject"
+
+// ToolResult is what a transcript keeps of a call besides the tool_result
+// the model read.
+type ToolResult struct {
+	// Output is the tool's typed output as JSON (the line's toolUseResult);
+	// nil for a failed call, a refused one, or a transcript that has none.
+	Output json.RawMessage
+	// Rejected says the call was refused permission.
+	Rejected bool
 }
 
 // Message is a message of a transcript line in the API's shape: role and

@@ -39,6 +39,10 @@ type Loaded struct {
 	LastUUID string
 	// Files is the last record of each file the session read or wrote.
 	Files map[string]FileRecord
+	// Results are what the lines after the last compact boundary keep of tool
+	// calls besides their tool_result, by tool_use_id: read from lines that
+	// hold one tool_result, as Claude Code and Transcript write them.
+	Results map[string]ToolResult
 
 	size, complete int64
 }
@@ -51,7 +55,7 @@ func Load(path string) (*Loaded, error) {
 		return nil, fmt.Errorf("open the transcript: %w", err)
 	}
 	defer f.Close()
-	l := &Loaded{ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"), Path: path, Files: map[string]FileRecord{}}
+	l := &Loaded{ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"), Path: path, Files: map[string]FileRecord{}, Results: map[string]ToolResult{}}
 	var history []llm.Message
 	number := 0
 	err = eachLine(f, func(data []byte, complete bool) {
@@ -93,8 +97,17 @@ func (l *Loaded) add(line Line, history []llm.Message) []llm.Message {
 	}
 	switch {
 	case line.Type == TypeSystem && line.Subtype == SubtypeCompactBoundary:
+		clear(l.Results)
 		return nil
-	case (line.Type == TypeUser || line.Type == TypeAssistant) && line.Message != nil:
+	case line.Type == TypeUser && line.Message != nil:
+		if c := line.Message.Content; len(c) == 1 && c[0].Type == llm.BlockToolResult {
+			r := ToolResult{Output: line.ToolUseResult, Rejected: line.PermissionDecision != nil && line.PermissionDecision.Decision == DecisionReject}
+			if r.Output != nil || r.Rejected {
+				l.Results[c[0].ToolUseID] = r
+			}
+		}
+		return append(history, line.Message.llmMessage())
+	case line.Type == TypeAssistant && line.Message != nil:
 		return append(history, line.Message.llmMessage())
 	}
 	return history

@@ -319,3 +319,93 @@ func mustJSON(v any) string {
 	data, _ := json.MarshalIndent(v, "", " ")
 	return string(data)
 }
+
+// TestToolOutputsRoundTrip records a batch of calls as a run does: each
+// result goes on a line of its own with the tool's output (toolUseResult) or
+// the refusal (permissionDecision), as Claude Code writes them; Load gives
+// the conversation back whole and the outputs by call, and a fork keeps them.
+func TestToolOutputsRoundTrip(t *testing.T) {
+	project := setup(t)
+	type readOutput struct {
+		Type string `json:"type"`
+		File struct {
+			Content string `json:"content"`
+		} `json:"file"`
+	}
+	var read readOutput
+	read.Type, read.File.Content = "text", "a <b> & c"
+	msgs := []llm.Message{
+		user(llm.TextBlock("read, edit and list")),
+		assistant(use("r1", "Read", `{"file_path":"a"}`), use("e1", "Edit", `{}`), use("b1", "Bash", `{"command":"ls"}`), use("f1", "Bash", `{}`)),
+		user(result("r1", "1\ta <b> & c", false), result("e1", "refused", true), result("b1", "x.go", false), result("f1", "boom", true), llm.TextBlock("<system-reminder>note</system-reminder>")),
+		assistant(llm.TextBlock("Done.")),
+	}
+	cfg := Config{Project: project, ID: NewID()}
+	tr, err := Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.OnEvent(agent.UserMessage{Message: msgs[0]})
+	tr.OnEvent(agent.AssistantMessage{Message: msgs[1]})
+	tr.OnEvent(agent.ToolFinished{ID: "r1", Name: "Read", Result: msgs[2].Content[0], Output: read})
+	tr.OnEvent(agent.PermissionDenied{Denial: agent.Denial{ToolName: "Edit", ToolUseID: "e1"}, Message: "refused"})
+	tr.OnEvent(agent.ToolFinished{ID: "e1", Name: "Edit", Result: msgs[2].Content[1]})
+	tr.OnEvent(agent.ToolFinished{ID: "b1", Name: "Bash", Result: msgs[2].Content[2]})
+	tr.OnEvent(agent.ToolFinished{ID: "f1", Name: "Bash", Result: msgs[2].Content[3], Output: "ignored: the call failed"})
+	tr.OnEvent(agent.UserMessage{Message: msgs[2]})
+	tr.OnEvent(agent.AssistantMessage{Message: msgs[3]})
+	tr.Close()
+
+	loaded, err := Load(tr.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(loaded.Messages, msgs) {
+		t.Fatalf("loaded %s", mustJSON(loaded.Messages))
+	}
+	if n := len(loaded.Lines); n != 8 {
+		t.Errorf("%d lines, want 8: a result a line, then the reminder", n)
+	}
+	wantRead := `{"type":"text","file":{"content":"a <b> & c"}}`
+	want := map[string]ToolResult{"r1": {Output: json.RawMessage(wantRead)}, "e1": {Rejected: true}}
+	if !reflect.DeepEqual(loaded.Results, want) {
+		t.Errorf("results %s, want %s", mustJSON(loaded.Results), mustJSON(want))
+	}
+	data, _ := os.ReadFile(tr.Path())
+	for _, s := range []string{`"toolUseResult":` + wantRead, `"permissionDecision":{"decision":"reject"}`} {
+		if !bytes.Contains(data, []byte(s)) {
+			t.Errorf("the transcript does not hold %s:\n%s", s, data)
+		}
+	}
+
+	forked, err := Resume(Config{Project: project, ID: NewID()}, loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forked.Close()
+	again, err := Load(forked.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.Messages, msgs) || !reflect.DeepEqual(again.Results, want) {
+		t.Errorf("the fork holds %s and results %s", mustJSON(again.Messages), mustJSON(again.Results))
+	}
+}
+
+// TestCompactBoundaryDropsEarlierResults: what a resumed session shows starts
+// at the last compact boundary, and so do the outputs it is drawn with.
+func TestCompactBoundaryDropsEarlierResults(t *testing.T) {
+	project := setup(t)
+	tr := conversation(t, Config{Project: project, ID: NewID()}, user(llm.TextBlock("go")), assistant(use("b1", "Bash", `{}`)))
+	tr.OnEvent(agent.ToolFinished{ID: "b1", Result: result("b1", "ok", false), Output: "ok"})
+	tr.OnEvent(agent.UserMessage{Message: user(result("b1", "ok", false))})
+	tr.OnEvent(agent.Compacted{Message: llm.UserText("summary")})
+	tr.Close()
+	loaded, err := Load(tr.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded.Results) != 0 || len(loaded.Messages) != 1 {
+		t.Errorf("after the boundary: results %v, %d messages", loaded.Results, len(loaded.Messages))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -54,6 +55,9 @@ type Transcript struct {
 	last   string
 	files  map[string]fileaccess.Record
 	failed bool
+	// results holds, by tool_use_id, what the events said of calls whose
+	// tool_result is not written yet: their output and whether they were refused.
+	results map[string]ToolResult
 }
 
 // Create starts the transcript of a new session; it fails when the session
@@ -79,7 +83,7 @@ func create(cfg Config, path string) (*Transcript, error) {
 
 func newTranscript(cfg Config, path string, f *os.File) *Transcript {
 	return &Transcript{cfg: cfg, path: path, f: f, files: records(cfg.State), children: map[string]*Transcript{},
-		subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents")}
+		results: map[string]ToolResult{}, subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents")}
 }
 
 // Resume opens the transcript loaded for appending, after cutting off a torn
@@ -138,16 +142,16 @@ func fork(cfg Config, loaded *Loaded) (*Transcript, error) {
 	if err != nil {
 		return nil, err
 	}
+	maps.Copy(t.results, loaded.Results)
 	for i, m := range loaded.Messages {
-		var files map[string]FileRecord
+		lines := []Line{{Type: TypeAssistant, Message: &Message{Role: m.Role, Content: m.Content}}}
+		if m.Role == llm.RoleUser {
+			lines = t.userLines(m.Content)
+		}
 		if i == len(loaded.Messages)-1 {
-			files = fileRecords(t.files)
+			lines[len(lines)-1].FileState = fileRecords(t.files)
 		}
-		kind := TypeUser
-		if m.Role == llm.RoleAssistant {
-			kind = TypeAssistant
-		}
-		t.message(kind, &Message{Role: m.Role, Content: m.Content}, "", files)
+		t.writeAll(lines)
 	}
 	return t, t.Err()
 }
@@ -168,14 +172,23 @@ func (t *Transcript) Err() error {
 	return nil
 }
 
-// OnEvent records a run: the prompt and tool results (UserMessage), each
+// OnEvent records a run: the prompt and tool results (UserMessage, with the
+// outputs of ToolFinished and the refusals of PermissionDenied), each
 // assistant message with its model and usage, compactions, cleared results,
 // and each sub-agent's events in a transcript of its own. Other events are
 // not part of the transcript.
 func (t *Transcript) OnEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.UserMessage:
-		t.message(TypeUser, &Message{Role: llm.RoleUser, Content: e.Message.Content}, "", t.fileChanges())
+		lines := t.userLines(e.Message.Content)
+		lines[len(lines)-1].FileState = t.fileChanges()
+		t.writeAll(lines)
+	case agent.ToolFinished:
+		t.keepOutput(e)
+	case agent.PermissionDenied:
+		t.mu.Lock()
+		t.results[e.Denial.ToolUseID] = ToolResult{Rejected: true}
+		t.mu.Unlock()
 	case agent.AssistantMessage:
 		stop := string(e.StopReason)
 		usage := e.Usage
@@ -323,6 +336,63 @@ func (t *Transcript) systemLine(subtype, content string, metadata any) (Line, er
 		line.Metadata = data
 	}
 	return line, nil
+}
+
+// keepOutput holds a succeeded call's output, as JSON, for the line of its
+// result; an output that does not marshal is left out, and the call is then
+// drawn from its tool_result text on resume.
+func (t *Transcript) keepOutput(e agent.ToolFinished) {
+	if e.Output == nil || e.Result.IsError {
+		return
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(e.Output) != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.results[e.ID] = ToolResult{Output: bytes.TrimSpace(buf.Bytes())}
+}
+
+// userLines returns the lines of a user message. Tool results go one a line,
+// as Claude Code writes them, each with what the events said of its call
+// (toolUseResult, permissionDecision); the other blocks follow on a line of
+// their own. Load joins them back into one message.
+func (t *Transcript) userLines(content []llm.ContentBlock) []Line {
+	var lines []Line
+	var rest []llm.ContentBlock
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, b := range content {
+		if b.Type != llm.BlockToolResult {
+			rest = append(rest, b)
+			continue
+		}
+		line := Line{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: []llm.ContentBlock{b}}}
+		if r, ok := t.results[b.ToolUseID]; ok {
+			delete(t.results, b.ToolUseID)
+			line.ToolUseResult = r.Output
+			if r.Rejected {
+				line.PermissionDecision = &PermissionDecision{Decision: DecisionReject}
+			}
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return []Line{{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: content}}}
+	}
+	if len(rest) > 0 {
+		lines = append(lines, Line{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: rest}})
+	}
+	return lines
+}
+
+func (t *Transcript) writeAll(lines []Line) {
+	for _, l := range lines {
+		t.write(l)
+	}
 }
 
 func (t *Transcript) message(kind string, m *Message, requestID string, files map[string]FileRecord) {
