@@ -68,7 +68,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		Todos:         func() string { return todowrite.Format(todowrite.List(state)) },
 		Sessions:      in.sessions,
 		Resume:        in.resume,
-		Resumed:       conv.history,
+		Resumed:       tui.Resumed{Messages: conv.history, Results: conv.results},
 		PickSession:   picking,
 		AddAllowRule:  func(rule string) (string, error) { return config.LocalPath(s.cwd), config.AddAllowRule(s.cwd, rule) },
 		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
@@ -134,7 +134,7 @@ func (in *interactive) resume(id string) (tui.Resumed, error) {
 	}
 	in.conv.close()
 	in.use(conv)
-	return tui.Resumed{ID: conv.id, Messages: conv.history, Warnings: strings.TrimSpace(warnings.String())}, nil
+	return tui.Resumed{ID: conv.id, Messages: conv.history, Results: conv.results, Warnings: strings.TrimSpace(warnings.String())}, nil
 }
 
 // reportDelay bounds the wait for the report of a background agent whose end

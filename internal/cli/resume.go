@@ -19,11 +19,13 @@ var Version = "0.1.0"
 const pickSession = "\x00pick"
 
 // conversation is the session a run adds to: its id, its transcript (nil when
-// it cannot be written) and, when resumed, the conversation so far.
+// it cannot be written) and, when resumed, the conversation so far with what
+// the transcript kept of its calls.
 type conversation struct {
 	id         string
 	transcript *transcript.Transcript
 	history    []llm.Message
+	results    map[string]transcript.ToolResult
 }
 
 // checkSessionFlags refuses combinations of the session flags that mean
@@ -96,7 +98,7 @@ func openConversation(opts *Options, s *session, state *tool.Session, errOut io.
 	if err != nil {
 		fmt.Fprintf(errOut, "Warning: %v; this session will not be saved\n", err)
 	}
-	return &conversation{id: cfg.ID, transcript: t, history: loaded.Messages}, nil
+	return &conversation{id: cfg.ID, transcript: t, history: loaded.Messages, results: loaded.Results}, nil
 }
 
 // resumePath finds the transcript --continue or --resume names.

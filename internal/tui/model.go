@@ -96,7 +96,7 @@ func newModel(opts Options) *model {
 }
 
 func (m *model) Init() tea.Cmd {
-	if len(m.opts.Resumed) > 0 {
+	if len(m.opts.Resumed.Messages) > 0 {
 		m.showConversation(m.opts.Resumed)
 		m.info("Resumed the session's conversation.")
 	}

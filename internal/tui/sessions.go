@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -25,6 +26,9 @@ type SessionChoice struct {
 type Resumed struct {
 	ID       string
 	Messages []llm.Message
+	// Results are what the transcript kept of the calls besides their
+	// tool_result (the tools' outputs, refusals), by tool_use_id.
+	Results map[string]session.ToolResult
 	// Warnings are what loading it reported, one a line; "" when none.
 	Warnings string
 }
@@ -96,20 +100,29 @@ func (m *model) resume(choice SessionChoice) {
 		return
 	}
 	m.conv.clear()
-	m.showConversation(resumed.Messages)
+	m.showConversation(resumed)
 	m.info(fmt.Sprintf("Resumed session %s (%d messages).", resumed.ID, len(resumed.Messages)))
 	if resumed.Warnings != "" {
 		m.conv.add(&block{kind: blockNotice, text: resumed.Warnings})
 	}
 }
 
-// showConversation adds a loaded conversation's prompts and answers, and a
-// line per tool call, to the screen; until the next answer reports its size,
-// the context used is estimated from its length.
-func (m *model) showConversation(msgs []llm.Message) {
+// showConversation adds a loaded conversation to the screen: its prompts and
+// answers, and its tool calls drawn as live ones end.
+// Until the next answer reports its size, the context used is estimated from
+// its length.
+func (m *model) showConversation(r Resumed) {
+	results := map[string]llm.ContentBlock{}
 	chars := 0
-	for _, msg := range msgs {
+	for _, msg := range r.Messages {
 		chars += contentChars(msg.Content)
+		for _, b := range msg.Content {
+			if b.Type == llm.BlockToolResult {
+				results[b.ToolUseID] = b
+			}
+		}
+	}
+	for _, msg := range r.Messages {
 		for _, b := range msg.Content {
 			switch {
 			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "", llm.IsReminder(b):
@@ -118,11 +131,27 @@ func (m *model) showConversation(msgs []llm.Message) {
 			case b.Type == llm.BlockText:
 				m.conv.add(&block{kind: blockAssistant, text: b.Text})
 			case b.Type == llm.BlockToolUse:
-				m.conv.add(&block{kind: blockNotice, text: b.Name + "(" + m.render.use(b.Name, b.Input) + ")"})
+				m.showCall(b, results[b.ID], r.Results[b.ID])
 			}
 		}
 	}
 	m.ctxUsed = chars / charsPerToken
+}
+
+// showCall adds a finished call of a loaded conversation. Its result goes
+// through the tool's hooks from the output the transcript kept, when the tool
+// reads it back; otherwise (an older transcript, an MCP tool) from the
+// tool_result text.
+func (m *model) showCall(use, result llm.ContentBlock, kept session.ToolResult) {
+	m.conv.toolQueued(use.ID, use.Name, use.Input)
+	if kept.Rejected {
+		m.conv.toolRejected(use.ID, resultText(result))
+	}
+	var output any
+	if t := m.render.tools(use.Name); t != nil {
+		output, _ = tool.DecodeOutput(t, kept.Output)
+	}
+	m.conv.toolFinished(use.ID, result, output, 0)
 }
 
 // charsPerToken is the rough size of a token in English text and code.

@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
-	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -61,8 +60,9 @@ type Options struct {
 	// Resume replaces the conversation by the session id's, for /resume;
 	// called between turns. Nil (or Sessions nil) disables /resume.
 	Resume func(id string) (Resumed, error)
-	// Resumed is the conversation the session resumed at start, shown first.
-	Resumed []llm.Message
+	// Resumed is the conversation the session resumed at start, shown first;
+	// only its Messages and Results are read.
+	Resumed Resumed
 	// PickSession opens the /resume picker as soon as the UI opens.
 	PickSession bool
 	// AddAllowRule saves a rule answered "yes, don't ask again" to the

@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/session"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/bash"
+	"github.com/mini-claude/mini-claude/internal/tools/edit"
+	"github.com/mini-claude/mini-claude/internal/tools/read"
+)
+
+// recordedCall is a call run for real, with what a live UI and a transcript get of it.
+type recordedCall struct {
+	use    llm.ContentBlock
+	result llm.ContentBlock
+	output any
+	kept   session.ToolResult
+}
+
+// runCall runs a real tool on env and records the call as the agent and the
+// transcript would: the tool_result, the typed output and its JSON.
+func runCall(t *testing.T, env *tool.Env, tl tool.Tool, id, input string) recordedCall {
+	t.Helper()
+	res, err := tool.Exec(context.Background(), tl, env, json.RawMessage(input), func(tool.ProgressEvent) {})
+	if err != nil {
+		t.Fatalf("%s: %v", tl.Name(), err)
+	}
+	stored, err := json.Marshal(res.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recordedCall{
+		use:    llm.ContentBlock{Type: llm.BlockToolUse, ID: id, Name: tl.Name(), Input: json.RawMessage(input)},
+		result: llm.ToolResultBlock(id, res.Content, false),
+		output: res.Output, kept: session.ToolResult{Output: stored},
+	}
+}
+
+// toolScreens renders the tool blocks of m's conversation, condensed and full.
+func toolScreens(m *model) string {
+	var b strings.Builder
+	for _, full := range []bool{false, true} {
+		for _, blk := range m.conv.blocks {
+			if blk.kind == blockTool {
+				b.WriteString(ansi.Strip(strings.Join(m.render.block(blk, 100, full), "\n")) + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func withTools(m *model, tools ...tool.Tool) *model {
+	m.render.tools = toolLookup(func() []tool.Tool { return tools })
+	return m
+}
+
+// TestResumedCallsAreDrawnAsLiveOnes resumes a conversation with a Read, an
+// Edit, a refused and a failed call: each is drawn exactly as it was when it
+// ran, through the tool's hooks from the output the transcript kept.
+func TestResumedCallsAreDrawnAsLiveOnes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(path, []byte("one\ntwo\nthree\nfour\nfive\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}
+	readCall := runCall(t, env, read.Tool, "r1", `{"file_path":"`+path+`"}`)
+	editCall := runCall(t, env, edit.Tool, "e1", `{"file_path":"`+path+`","old_string":"three","new_string":"THREE"}`)
+	refused := llm.ToolResultBlock("b1", []llm.ContentBlock{llm.TextBlock("The user refused this Bash call.")}, true)
+	failed := llm.ToolResultBlock("b2", []llm.ContentBlock{llm.TextBlock("Exit code 1\nboom")}, true)
+	bashUse := func(id string) llm.ContentBlock {
+		return llm.ContentBlock{Type: llm.BlockToolUse, ID: id, Name: "Bash", Input: json.RawMessage(`{"command":"rm -rf build"}`)}
+	}
+
+	live := withTools(testModel(t, Options{}), read.Tool, edit.Tool, bash.Tool)
+	for _, c := range []recordedCall{readCall, editCall} {
+		live.Update(eventMsg{agent.ToolQueued{ID: c.use.ID, Name: c.use.Name, Input: c.use.Input}})
+		live.Update(eventMsg{agent.ToolFinished{ID: c.use.ID, Name: c.use.Name, Result: c.result, Output: c.output}})
+	}
+	live.Update(eventMsg{agent.ToolQueued{ID: "b1", Name: "Bash", Input: bashUse("b1").Input}})
+	live.Update(eventMsg{agent.PermissionDenied{Denial: agent.Denial{ToolUseID: "b1"}, Message: "The user refused this Bash call."}})
+	live.Update(eventMsg{agent.ToolFinished{ID: "b1", Name: "Bash", Result: refused}})
+	live.Update(eventMsg{agent.ToolQueued{ID: "b2", Name: "Bash", Input: bashUse("b2").Input}})
+	live.Update(eventMsg{agent.ToolFinished{ID: "b2", Name: "Bash", Result: failed}})
+
+	resumed := Resumed{
+		Messages: []llm.Message{
+			llm.UserText("tidy the notes"),
+			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{readCall.use, editCall.use, bashUse("b1"), bashUse("b2")}},
+			{Role: llm.RoleUser, Content: []llm.ContentBlock{readCall.result, editCall.result, refused, failed}},
+		},
+		Results: map[string]session.ToolResult{"r1": readCall.kept, "e1": editCall.kept, "b1": {Rejected: true}},
+	}
+	m := withTools(testModel(t, Options{}), read.Tool, edit.Tool, bash.Tool)
+	m.showConversation(resumed)
+	want, got := toolScreens(live), toolScreens(m)
+	if got != want {
+		t.Fatalf("resumed calls drawn as\n%s\nwant, as when they ran,\n%s", got, want)
+	}
+	for _, s := range []string{"Read(", "Edit(", "THREE", "Rejected", "boom"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("the resumed calls do not show %q:\n%s", s, got)
+		}
+	}
+	condensed := screenOf(m)
+	m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	if screenOf(m) == condensed {
+		t.Error("ctrl+o did not expand the resumed results")
+	}
+}
+
+// TestResumedCallWithoutKeptOutputFallsBackToItsText: a transcript written
+// before outputs were kept, an MCP tool, or an output of another shape is
+// drawn from the tool_result text, as the generic renderer draws a result.
+func TestResumedCallWithoutKeptOutputFallsBackToItsText(t *testing.T) {
+	use := llm.ContentBlock{Type: llm.BlockToolUse, ID: "r1", Name: "Read", Input: json.RawMessage(`{"file_path":"/x/a.go"}`)}
+	result := llm.ToolResultBlock("r1", []llm.ContentBlock{llm.TextBlock("1\tpackage main")}, false)
+	msgs := []llm.Message{{Role: llm.RoleAssistant, Content: []llm.ContentBlock{use}}, {Role: llm.RoleUser, Content: []llm.ContentBlock{result}}}
+	for name, kept := range map[string]map[string]session.ToolResult{
+		"nothing kept":       nil,
+		"another shape kept": {"r1": {Output: json.RawMessage(`{"type":"text","lines":3}`)}},
+	} {
+		m := withTools(testModel(t, Options{}), read.Tool)
+		m.showConversation(Resumed{Messages: msgs, Results: kept})
+		if s := screenOf(m); !strings.Contains(s, "package main") {
+			t.Errorf("%s: the result text is not shown:\n%s", name, s)
+		}
+	}
+}
