@@ -102,6 +102,17 @@ func editedFiles(msgs []llm.Message) []string {
 // compactedPrefix starts the message that replaces a compacted history.
 const compactedPrefix = "This session continues an earlier conversation that was compacted to free context."
 
+// claudeCodeCompactedPrefix starts the message Claude Code replaces a
+// compacted history with, which a transcript it wrote holds.
+const claudeCodeCompactedPrefix = "This session is being continued from a previous conversation that ran out of context."
+
+// IsCompactSummary reports whether text is the message a compaction replaced
+// the history with, ours or Claude Code's: the UI shows it as the compaction,
+// not as a prompt.
+func IsCompactSummary(text string) bool {
+	return strings.HasPrefix(text, compactedPrefix) || strings.HasPrefix(text, claudeCodeCompactedPrefix)
+}
+
 // firstPrompt returns the first prompt of a history, looking inside a
 // compacted message for the original task it carried.
 func firstPrompt(msgs []llm.Message) string {

@@ -72,7 +72,8 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	}
 	b.WriteString("  !COMMAND      Run a shell command and show its output\n\nKeys:\n" +
 		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history\n" +
-		"  Esc interrupt the turn · Ctrl+O full or condensed results · PgUp/PgDn scroll\n" +
+		"  Esc interrupt the turn · Ctrl+O full or condensed results and compaction summaries\n" +
+		"  PgUp/PgDn scroll\n" +
 		"  Shift+Tab permission mode · Ctrl+C twice exit")
 	m.info(b.String())
 	return nil

@@ -21,6 +21,9 @@ const (
 	blockError
 	blockShell
 	blockInfo
+	// blockCompact is a compaction: text says it happened, body is the
+	// message the history was replaced with, shown in full only.
+	blockCompact
 )
 
 // block is one entry of the conversation. A finished block's rendering is
@@ -30,13 +33,15 @@ type block struct {
 	kind blockKind
 	// text is the prompt, the assistant's text, a notice, or a shell command.
 	text string
-	// body is a shell command's output or an info block's text.
+	// body is a shell command's output, an info block's text or a compaction's summary.
 	body   string
 	failed bool
 	// live says the block still changes (streaming text, a running tool).
 	live bool
 	call *toolCall
 
+	// cacheFull (and heightFull) matter only to blocks whose rendering
+	// depends on the full/condensed setting (hasFull).
 	cacheWidth int
 	cacheFull  bool
 	cache      []string
@@ -47,6 +52,11 @@ type block struct {
 	height      int
 	heightWidth int
 	heightFull  bool
+}
+
+// hasFull says the block draws differently in full and condensed form.
+func (b *block) hasFull() bool {
+	return b.kind == blockTool || b.kind == blockShell || b.kind == blockCompact
 }
 
 // toolState is where a tool call is in its life.
@@ -222,7 +232,8 @@ func resultText(b llm.ContentBlock) string {
 	return strings.Join(parts, "\n")
 }
 
-// toggleFull switches tool results between condensed and full; cached
+// toggleFull switches tool results, shell output and compaction summaries
+// between condensed and full; cached
 // renderings keyed by the other setting are redrawn when next visible.
 func (c *conversation) toggleFull() { c.full = !c.full }
 
@@ -261,7 +272,7 @@ func (c *conversation) window(r *renderer, width, height int) []string {
 // heightOf is the number of lines of b at width, from its rendering or the
 // height remembered when it was last rendered.
 func (c *conversation) heightOf(r *renderer, b *block, width int) int {
-	if !b.live && b.heightWidth == width && (b.kind != blockTool || b.heightFull == c.full) && b.height > 0 {
+	if !b.live && b.heightWidth == width && (!b.hasFull() || b.heightFull == c.full) && b.height > 0 {
 		return b.height
 	}
 	return len(c.linesOf(r, b, width))
@@ -275,7 +286,7 @@ func (c *conversation) linesOf(r *renderer, b *block, width int) []string {
 	if b.cache == nil {
 		c.cached = append(c.cached, b)
 	}
-	if b.cache == nil || b.cacheWidth != width || (b.kind == blockTool && b.cacheFull != c.full) {
+	if b.cache == nil || b.cacheWidth != width || (b.hasFull() && b.cacheFull != c.full) {
 		b.cache, b.cacheWidth, b.cacheFull = r.block(b, width, c.full), width, c.full
 		b.height, b.heightWidth, b.heightFull = len(b.cache), width, c.full
 	}

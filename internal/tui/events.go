@@ -57,8 +57,8 @@ func (m *model) sessionEvent(e agent.Event) {
 		m.info(fmt.Sprintf("Cleared %d old tool results to free context (about %d → %d tokens).", len(e.ToolUseIDs), e.PreTokens, e.PostTokens))
 		m.ctxUsed = e.PostTokens
 	case agent.Compacted:
-		m.info(fmt.Sprintf("Conversation compacted: %d messages summarised (about %d → %d tokens).",
-			e.MessagesSummarized, e.PreTokens, e.PostTokens))
+		m.conv.add(&block{kind: blockCompact, body: e.Message.Text(), text: fmt.Sprintf("Conversation compacted: %d messages summarised (about %d → %d tokens).",
+			e.MessagesSummarized, e.PreTokens, e.PostTokens)})
 		m.ctxUsed = e.PostTokens
 	case agent.CompactionFailed:
 		m.conv.add(&block{kind: blockError, text: "The conversation was not compacted: " + errText(e.Err)})

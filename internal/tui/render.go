@@ -78,8 +78,24 @@ func (r *renderer) block(b *block, width int, full bool) []string {
 		return r.shellLines(b, width, full)
 	case blockInfo:
 		return prefixed(wrap(b.body, width-2), "  ", "  ", lipgloss.NewStyle())
+	case blockCompact:
+		return compactLines(b, width, full)
 	}
 	return nil
+}
+
+// compactLines draws a compaction: the line saying it happened and, in full,
+// the summary the conversation goes on from, as markdown.
+func compactLines(b *block, width int, full bool) []string {
+	hint := " · ctrl+o for the summary"
+	if full {
+		hint = " · ctrl+o to hide the summary"
+	}
+	lines := prefixed(wrap(b.text+hint, width-2), "  ", "  ", dimStyle)
+	if !full {
+		return lines
+	}
+	return append(lines, prefixed(renderMarkdown(b.body, width-5), dimStyle.Render("  ⎿  "), "     ", lipgloss.NewStyle())...)
 }
 
 // prefixed puts first before the first line and rest before the others,

@@ -138,3 +138,39 @@ func TestResumedCallWithoutKeptOutputFallsBackToItsText(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionSummaryOpensWithCtrlO: the compaction notice hides the
+// summary the model got until ctrl+o shows it, rendered as markdown; a
+// resumed conversation shows its summary the same way, not as a prompt.
+func TestCompactionSummaryOpensWithCtrlO(t *testing.T) {
+	summary := agentSummary("The user is **fixing** the parser.")
+	live := testModel(t, Options{})
+	live.Update(eventMsg{agent.Compacted{MessagesSummarized: 6, PreTokens: 9000, PostTokens: 700, Message: llm.UserText(summary)}})
+	resumed := testModel(t, Options{Resumed: Resumed{Messages: []llm.Message{
+		{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(summary), llm.TextBlock("go on")}},
+	}}})
+	resumed.Init()
+	for name, m := range map[string]*model{"live": live, "resumed": resumed} {
+		s := screenOf(m)
+		if !strings.Contains(s, "Conversation compacted") || !strings.Contains(s, "ctrl+o for the summary") || strings.Contains(s, "fixing") {
+			t.Fatalf("%s: the condensed compaction:\n%s", name, s)
+		}
+		m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+		s = screenOf(m)
+		if !strings.Contains(s, "The user is fixing the parser.") || strings.Contains(s, "**") || !strings.Contains(s, "ctrl+o to hide") {
+			t.Fatalf("%s: ctrl+o did not show the summary as markdown:\n%s", name, s)
+		}
+		m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+		if strings.Contains(screenOf(m), "fixing") {
+			t.Fatalf("%s: ctrl+o again did not hide the summary:\n%s", name, screenOf(m))
+		}
+	}
+	if s := screenOf(resumed); strings.Contains(s, "> This session") || !strings.Contains(s, "> go on") {
+		t.Errorf("the resumed summary is shown as a prompt:\n%s", s)
+	}
+}
+
+// agentSummary is a compacted history's message with summary in it.
+func agentSummary(summary string) string {
+	return "This session is being continued from a previous conversation that ran out of context.\n\n" + summary
+}

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -108,7 +109,7 @@ func (m *model) resume(choice SessionChoice) {
 }
 
 // showConversation adds a loaded conversation to the screen: its prompts and
-// answers, and its tool calls drawn as live ones end.
+// answers, its compaction summary, and its tool calls drawn as live ones end.
 // Until the next answer reports its size, the context used is estimated from
 // its length.
 func (m *model) showConversation(r Resumed) {
@@ -126,6 +127,8 @@ func (m *model) showConversation(r Resumed) {
 		for _, b := range msg.Content {
 			switch {
 			case b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "", llm.IsReminder(b):
+			case b.Type == llm.BlockText && msg.Role == llm.RoleUser && agent.IsCompactSummary(b.Text):
+				m.conv.add(&block{kind: blockCompact, text: "Conversation compacted", body: b.Text})
 			case b.Type == llm.BlockText && msg.Role == llm.RoleUser:
 				m.conv.add(&block{kind: blockUser, text: b.Text})
 			case b.Type == llm.BlockText:
