@@ -73,7 +73,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	b.WriteString("  !COMMAND      Run a shell command and show its output\n\nKeys:\n" +
 		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history\n" +
 		"  Esc interrupt the turn · Ctrl+O full or condensed results and compaction summaries\n" +
-		"  PgUp/PgDn scroll\n" +
+		"  PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)\n" +
 		"  Shift+Tab permission mode · Ctrl+C twice exit")
 	m.info(b.String())
 	return nil

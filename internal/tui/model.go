@@ -162,6 +162,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		m.wheel(msg)
+		return m, nil
 	case tea.PasteMsg:
 		if m.dialog == nil {
 			m.input.InsertString(m.pastes.add(msg.Content))
@@ -207,6 +210,19 @@ type tickMsg struct{}
 
 func tick() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// wheelLines is how many lines one notch of the mouse wheel scrolls.
+const wheelLines = 3
+
+// wheel scrolls the conversation with the mouse wheel.
+func (m *model) wheel(w tea.MouseWheelMsg) {
+	switch w.Button {
+	case tea.MouseWheelUp:
+		m.conv.scroll(wheelLines)
+	case tea.MouseWheelDown:
+		m.conv.scroll(-wheelLines)
+	}
 }
 
 // key handles a key press: the dialog first, then the global keys, then the input.

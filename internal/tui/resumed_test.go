@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,4 +174,38 @@ func TestCompactionSummaryOpensWithCtrlO(t *testing.T) {
 // agentSummary is a compacted history's message with summary in it.
 func agentSummary(summary string) string {
 	return "This session is being continued from a previous conversation that ran out of context.\n\n" + summary
+}
+
+// TestMouseWheelScrollsTheConversation: a notch of the wheel scrolls a few
+// lines back and forth, and the view asks for the mouse reports it needs.
+func TestMouseWheelScrollsTheConversation(t *testing.T) {
+	m := testModel(t, Options{})
+	for i := range 100 {
+		m.conv.add(&block{kind: blockUser, text: "prompt " + itoa(i)})
+	}
+	if v := m.View(); v.MouseMode != tea.MouseModeCellMotion {
+		t.Fatalf("mouse mode %v, want cell motion for the wheel", v.MouseMode)
+	}
+	bottom := screenOf(m)
+	for range 10 {
+		m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	}
+	up := screenOf(m)
+	if m.conv.offset != 10*wheelLines || !strings.Contains(up, "prompt 84") || strings.Contains(up, "prompt 99") {
+		t.Fatalf("after 10 notches up (offset %d):\n%s", m.conv.offset, up)
+	}
+	for range 20 {
+		m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	if m.conv.offset != 0 || screenOf(m) != bottom {
+		t.Fatalf("wheel down did not come back to the bottom (offset %d)", m.conv.offset)
+	}
+	if !slices.ContainsFunc(strings.Split(helpText(m), "\n"), func(l string) bool { return strings.Contains(l, "mouse wheel") }) {
+		t.Error("/help does not mention the mouse wheel")
+	}
+}
+
+func helpText(m *model) string {
+	m.cmdHelp("")
+	return m.conv.blocks[len(m.conv.blocks)-1].body
 }

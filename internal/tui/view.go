@@ -44,6 +44,9 @@ func (m *model) View() tea.View {
 	}
 	v := tea.NewView(strings.Join(rows, "\n") + "\n" + foot)
 	v.AltScreen = true
+	// Cell-motion reporting is the least that brings the wheel: terminals
+	// then select text with Shift held (Option on macOS terminals).
+	v.MouseMode = tea.MouseModeCellMotion
 	return v
 }
 
