@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"time"
 
@@ -95,7 +96,30 @@ func compactLines(b *block, width int, full bool) []string {
 	if !full {
 		return lines
 	}
-	return append(lines, prefixed(renderMarkdown(b.body, width-5), dimStyle.Render("  ⎿  "), "     ", lipgloss.NewStyle())...)
+	return append(lines, prefixed(renderMarkdown(summaryMarkdown(b.body), width-5), dimStyle.Render("  ⎿  "), "     ", lipgloss.NewStyle())...)
+}
+
+// sectionTag is a line that opens or closes a tagged section of a
+// compaction's message, such as "<summary>" or "</files-read>".
+var sectionTag = regexp.MustCompile(`^</?([a-z][a-z-]*)>$`)
+
+// summaryMarkdown prepares a compaction's message for the markdown renderer:
+// its tagged sections become headings, since markdown inside an HTML block is
+// not rendered, and its line breaks are kept, since the lists of files and
+// todos it carries are one item a line.
+func summaryMarkdown(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		switch tag := sectionTag.FindStringSubmatch(l); {
+		case tag != nil && l[1] == '/':
+			lines[i] = ""
+		case tag != nil:
+			lines[i] = "#### " + tag[1]
+		case strings.TrimSpace(l) != "":
+			lines[i] = l + "  "
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // prefixed puts first before the first line and rest before the others,

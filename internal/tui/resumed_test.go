@@ -144,7 +144,7 @@ func TestResumedCallWithoutKeptOutputFallsBackToItsText(t *testing.T) {
 // summary the model got until ctrl+o shows it, rendered as markdown; a
 // resumed conversation shows its summary the same way, not as a prompt.
 func TestCompactionSummaryOpensWithCtrlO(t *testing.T) {
-	summary := agentSummary("The user is **fixing** the parser.")
+	summary := agentSummary("<summary>\nThe user is **fixing** the parser.\n</summary>\n\n<files-read>\n/src/a.go\n/src/b.go\n</files-read>")
 	live := testModel(t, Options{})
 	live.Update(eventMsg{agent.Compacted{MessagesSummarized: 6, PreTokens: 9000, PostTokens: 700, Message: llm.UserText(summary)}})
 	resumed := testModel(t, Options{Resumed: Resumed{Messages: []llm.Message{
@@ -158,7 +158,8 @@ func TestCompactionSummaryOpensWithCtrlO(t *testing.T) {
 		}
 		m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 		s = screenOf(m)
-		if !strings.Contains(s, "The user is fixing the parser.") || strings.Contains(s, "**") || !strings.Contains(s, "ctrl+o to hide") {
+		if !strings.Contains(s, "The user is fixing the parser.") || strings.Contains(s, "**") || strings.Contains(s, "<summary>") ||
+			!strings.Contains(s, "/src/a.go\n") || !strings.Contains(s, "ctrl+o to hide") {
 			t.Fatalf("%s: ctrl+o did not show the summary as markdown:\n%s", name, s)
 		}
 		m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
