@@ -145,8 +145,10 @@ func TestTUIPromptAndStreamedAnswer(t *testing.T) {
 	}
 }
 
-func TestTUIReadAndEditShowTheDiff(t *testing.T) {
-	r := newRun(t)
+// pushGreetingEdit writes greeting.txt in the run's directory and scripts a
+// turn that reads it, edits "world" into "there" and answers "Edited.";
+// it returns the file's path.
+func pushGreetingEdit(r *run) string {
 	file := filepath.Join(r.dir, "greeting.txt")
 	os.WriteFile(file, []byte("hello\nworld\n"), 0o644)
 	r.srv.Push(
@@ -154,6 +156,12 @@ func TestTUIReadAndEditShowTheDiff(t *testing.T) {
 		calls(llmtest.ToolUse("e1", "Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"world","new_string":"there"}`, file))),
 		text("Edited."),
 	)
+	return file
+}
+
+func TestTUIReadAndEditShowTheDiff(t *testing.T) {
+	r := newRun(t)
+	file := pushGreetingEdit(r)
 	s := openScreen(t, r, "--permission-mode", "acceptEdits")
 	s.typeLine("fix the greeting")
 	s.waitFor("Read("+file+")", "Read 3 lines", "Edit("+file+")", "Added 1 line, removed 1 line", "- world", "+ there", "Edited.")
