@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"time"
@@ -139,14 +138,6 @@ func prefixed(lines []string, first, rest string, st lipgloss.Style) []string {
 func wrap(s string, width int) []string {
 	s = strings.ReplaceAll(strings.TrimRight(s, "\n"), "\t", "    ")
 	return strings.Split(ansi.Wrap(s, max(10, width), " -"), "\n")
-}
-
-// use is a call's argument summary, from its tool's hooks.
-func (r *renderer) use(name string, input json.RawMessage) string {
-	if t := r.tools(name); t != nil {
-		return tool.RendererOf(t).RenderUse(input, false)
-	}
-	return tool.GenericRenderer().RenderUse(input, false)
 }
 
 // toolLines draws a call: a title with the tool's name and argument summary,
