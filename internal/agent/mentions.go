@@ -150,16 +150,19 @@ func (src MentionSource) read(ctx context.Context, abs string) []llm.ContentBloc
 	return calledTool("Read", input, strings.Join(text, "\n"))
 }
 
+// maxListed is how many entries of a mentioned directory are listed.
+const maxListed = 1000
+
 // listing attaches a directory's entries as Claude Code does, as the result
-// of listing it with ls.
+// of listing it with ls: in the order the directory holds them, hidden ones
+// included, at most maxListed with a count of the rest.
 func listing(dir string) []llm.ContentBlock {
-	entries, err := os.ReadDir(dir)
+	names, err := entryNames(dir)
 	if err != nil {
 		return nil
 	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
+	if len(names) > maxListed {
+		names = append(names[:maxListed], fmt.Sprintf("… and %d more entries", len(names)-maxListed))
 	}
 	input, err := compactJSON(struct {
 		Command     string `json:"command"`
@@ -169,6 +172,20 @@ func listing(dir string) []llm.ContentBlock {
 		return nil
 	}
 	return calledTool("Bash", input, strings.Join(names, "\n"))
+}
+
+// entryNames returns the names in dir, unsorted.
+func entryNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	return names, nil
 }
 
 // calledTool is the pair of reminders that tell the model a tool was called

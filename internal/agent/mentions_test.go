@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,6 @@ func TestMentions(t *testing.T) {
 		filepath.Join(cwd, "notes.txt"):      "alpha\nbeta\n",
 		filepath.Join(cwd, "secret.txt"):     "hidden\n",
 		filepath.Join(cwd, "sub", "a.txt"):   "x\n",
-		filepath.Join(cwd, "sub", "b.txt"):   "y\n",
 		filepath.Join(outside, "other.txt"):  "far\n",
 		filepath.Join(cwd, "with space.txt"): "spaced\n",
 	} {
@@ -53,7 +53,7 @@ func TestMentions(t *testing.T) {
 		{"trailing punctuation and quotes", `see @notes.txt, and @"with space.txt".`, []string{"1\talpha", "1\tspaced"}},
 		{"directory is listed", "what is in @sub", []string{
 			`Called the Bash tool with the following input: {"command":"ls ` + filepath.Join(cwd, "sub") + `"`,
-			"Result of calling the Bash tool:\na.txt\nb.txt\n",
+			"Result of calling the Bash tool:\na.txt\n",
 		}},
 		{"missing file stays text", "look at @nothere.txt", nil},
 		{"denied file is not attached", "look at @secret.txt", nil},
@@ -98,5 +98,29 @@ func TestMentionedFileCanBeEditedWithoutARead(t *testing.T) {
 	}
 	if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
 		t.Error("the session does not remember reading the mentioned file")
+	}
+}
+
+func TestMentionedDirectoryListsAtMostAThousandEntries(t *testing.T) {
+	cwd := t.TempDir()
+	big := filepath.Join(cwd, "big")
+	if err := os.Mkdir(big, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1002 {
+		if err := os.WriteFile(filepath.Join(big, fmt.Sprintf("f%d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	session := tool.NewSession(cwd)
+	defer session.Close()
+	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+	attached := agent.Mentions(context.Background(), "@big", agent.MentionSource{Env: tool.Env{Cwd: cwd, Session: session}, Permissions: perms})
+	if len(attached) != 1 || !attached[0].Directory || len(attached[0].Blocks) != 2 {
+		t.Fatalf("attached %+v, want the directory's listing", attached)
+	}
+	lines := strings.Split(attached[0].Blocks[1].Text, "\n")
+	if len(lines) != 1004 || lines[1002] != "… and 2 more entries" {
+		t.Errorf("listing has %d lines ending %q, want 1000 entries and a count of the other 2", len(lines), lines[len(lines)-2:])
 	}
 }
