@@ -20,20 +20,13 @@ func TestMentions(t *testing.T) {
 	root := t.TempDir()
 	cwd := filepath.Join(root, "project")
 	outside := filepath.Join(root, "elsewhere")
-	for path, content := range map[string]string{
-		filepath.Join(cwd, "notes.txt"):      "alpha\nbeta\n",
-		filepath.Join(cwd, "secret.txt"):     "hidden\n",
-		filepath.Join(cwd, "sub", "a.txt"):   "x\n",
-		filepath.Join(outside, "other.txt"):  "far\n",
-		filepath.Join(cwd, "with space.txt"): "spaced\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, map[string]string{
+		"project/notes.txt":      "alpha\nbeta\n",
+		"project/secret.txt":     "hidden\n",
+		"project/sub/a.txt":      "x\n",
+		"elsewhere/other.txt":    "far\n",
+		"project/with space.txt": "spaced\n",
+	})
 	deny, err := permission.ParseRule("Read(secret.txt)", "test")
 	if err != nil {
 		t.Fatal(err)
@@ -82,22 +75,40 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+// writeFiles writes files, by their paths relative to dir, with their folders.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for path, content := range files {
+		path = filepath.Join(dir, path)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestMentionedFileCanBeEditedWithoutARead(t *testing.T) {
-	cwd := t.TempDir()
-	path := filepath.Join(cwd, "notes.txt")
-	if err := os.WriteFile(path, []byte("alpha\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	session := tool.NewSession(cwd)
-	defer session.Close()
-	env := tool.Env{Cwd: cwd, Session: session}
-	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
-	attached := agent.Mentions(context.Background(), "@notes.txt", agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
-	if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
-		t.Fatalf("attached %+v, want the file's call and result", attached)
-	}
-	if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
-		t.Error("the session does not remember reading the mentioned file")
+	for _, prompt := range []string{"@notes.txt", "@notes.txt#L2", "@notes.txt#L1-2"} {
+		t.Run(prompt, func(t *testing.T) {
+			cwd := t.TempDir()
+			path := filepath.Join(cwd, "notes.txt")
+			if err := os.WriteFile(path, []byte("alpha\nbeta\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			session := tool.NewSession(cwd)
+			defer session.Close()
+			env := tool.Env{Cwd: cwd, Session: session}
+			perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+			attached := agent.Mentions(context.Background(), prompt, agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
+			if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
+				t.Fatalf("attached %+v, want the file's call and result", attached)
+			}
+			if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
+				t.Error("the session does not remember reading the mentioned file")
+			}
+		})
 	}
 }
 
