@@ -64,6 +64,28 @@ func Mentions(ctx context.Context, prompt string, src MentionSource) []Attachmen
 	return attached
 }
 
+// withAttachments returns the user messages that carry prompt and what its
+// mentions attached, laid out as Claude Code sends them: the first reminder
+// alone in a message, then one message with the other reminders, each ending
+// in a newline, followed by the prompt's own blocks.
+func withAttachments(prompt llm.Message, attached []Attachment) []llm.Message {
+	var reminders []llm.ContentBlock
+	for _, at := range attached {
+		reminders = append(reminders, at.Blocks...)
+	}
+	if len(reminders) == 0 {
+		return []llm.Message{prompt}
+	}
+	rest := make([]llm.ContentBlock, 0, len(reminders)-1+len(prompt.Content))
+	for _, b := range reminders[1:] {
+		rest = append(rest, llm.TextBlock(b.Text+"\n"))
+	}
+	return []llm.Message{
+		{Role: llm.RoleUser, Content: reminders[:1]},
+		{Role: llm.RoleUser, Content: append(rest, prompt.Content...)},
+	}
+}
+
 // mentionToken is one @ mention as typed, without the @ and the quotes.
 type mentionToken struct {
 	text   string
