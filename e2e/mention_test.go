@@ -10,40 +10,61 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
-// A prompt's @path mention attaches the file as Claude Code does, before the
-// prompt, and counts as a read: the model may edit the file straight away.
+// A prompt's @path mention attaches the file, or with #L the lines asked for,
+// as Claude Code does: the Read call in a user message of its own, then its
+// result and the prompt. It counts as a read: the model may edit the file
+// straight away.
 func TestMentionAttachesTheFile(t *testing.T) {
-	r := newRun(t)
-	path := filepath.Join(r.dir, "notes.txt")
-	if err := os.WriteFile(path, []byte("alpha\nbeta\n"), 0o644); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, mention, input, lines string
+	}{
+		{"whole file", "@notes.txt", `{"file_path":%q}`, "1\talpha\n2\tbeta\n3\t\n"},
+		{"line range", "@notes.txt#L2-3", `{"file_path":%q,"offset":2,"limit":2}`, "2\tbeta\n3\t\n"},
+		{"one line", "@notes.txt#L2", `{"file_path":%q,"offset":2,"limit":1}`, "2\tbeta\n"},
 	}
-	edit := fmt.Sprintf(`{"file_path":%q,"old_string":"beta","new_string":"gamma"}`, path)
-	r.srv.Push(calls(llmtest.ToolUse("e1", "Edit", edit)), text("Edited."))
-	out := r.exec("-p", "fix @notes.txt and ignore @missing.txt", "--permission-mode", "acceptEdits")
-	if out.code != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
-	}
-	first := r.srv.Requests()[0].Messages[0]
-	blocks := first.Content
-	if len(blocks) != 3 || blocks[2].Text != "fix @notes.txt and ignore @missing.txt" {
-		t.Fatalf("first message %q, want the read's call and result, then the prompt as typed", first.Text())
-	}
-	wantCall := fmt.Sprintf("Called the Read tool with the following input: {\"file_path\":%q}", path)
-	if !strings.Contains(blocks[0].Text, wantCall) || !strings.Contains(blocks[1].Text, "Result of calling the Read tool:\n1\talpha\n2\tbeta\n") {
-		t.Errorf("attached %q / %q, want the Read call on %s and the numbered lines", blocks[0].Text, blocks[1].Text, path)
-	}
-	result := lastResults(t, r.srv, 1)[0]
-	if result.IsError {
-		t.Errorf("the edit after the mention failed: %s", contentText(result))
-	}
-	if got, _ := os.ReadFile(path); string(got) != "alpha\ngamma\n" {
-		t.Errorf("file holds %q after the edit", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun(t)
+			path := filepath.Join(r.dir, "notes.txt")
+			if err := os.WriteFile(path, []byte("alpha\nbeta\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			edit := fmt.Sprintf(`{"file_path":%q,"old_string":"beta","new_string":"gamma"}`, path)
+			r.srv.Push(calls(llmtest.ToolUse("e1", "Edit", edit)), text("Edited."))
+			prompt := "fix " + tt.mention + " and ignore @missing.txt"
+			out := r.exec("-p", prompt, "--permission-mode", "acceptEdits")
+			if out.code != 0 {
+				t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+			}
+			msgs := r.srv.Requests()[0].Messages
+			wantCall := "<system-reminder>\nCalled the Read tool with the following input: " + fmt.Sprintf(tt.input, path) + "\n</system-reminder>"
+			wantResult := "<system-reminder>\nResult of calling the Read tool:\n" + tt.lines + "</system-reminder>\n"
+			if len(msgs) != 2 || len(msgs[0].Content) != 1 || len(msgs[1].Content) != 2 {
+				t.Fatalf("first request %+v, want the Read call alone, then its result and the prompt", msgs)
+			}
+			if got := msgs[0].Content[0].Text; got != wantCall {
+				t.Errorf("call %q, want %q", got, wantCall)
+			}
+			if got := msgs[1].Content[0].Text; got != wantResult {
+				t.Errorf("result %q, want %q", got, wantResult)
+			}
+			if got := msgs[1].Content[1].Text; got != prompt {
+				t.Errorf("prompt %q, want %q as typed", got, prompt)
+			}
+			result := lastResults(t, r.srv, 1)[0]
+			if result.IsError {
+				t.Errorf("the edit after the mention failed: %s", contentText(result))
+			}
+			if got, _ := os.ReadFile(path); string(got) != "alpha\ngamma\n" {
+				t.Errorf("file holds %q after the edit", got)
+			}
+		})
 	}
 }
 
-// In the UI, a mention completed with Tab attaches the file too, and the
-// conversation says it was read.
+// In the UI, a mention completed with Tab attaches the file too, a #L suffix
+// typed after it reads only those lines, and the conversation says the file
+// was read.
 func TestTUIMentionAttachesTheFile(t *testing.T) {
 	r := newRun(t)
 	if err := os.WriteFile(filepath.Join(r.dir, "notes.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
@@ -54,10 +75,20 @@ func TestTUIMentionAttachesTheFile(t *testing.T) {
 	s.run("send-keys", "-t", "0", "-l", "summarize @no")
 	s.keys("Tab")
 	s.waitFor("summarize @notes.txt")
+	s.keys("BSpace")
+	s.run("send-keys", "-t", "0", "-l", "#L2")
+	s.keys("Tab")
+	s.waitFor("summarize @notes.txt#L2")
 	s.keys("Enter")
 	s.waitFor("Read notes.txt", "Noted.")
-	first := r.srv.Requests()[0].Messages[0]
-	if first.PromptText() != "summarize @notes.txt" || !strings.Contains(first.Text(), "Result of calling the Read tool:\n1\talpha\n2\tbeta\n") {
-		t.Errorf("the model got %q, want the file's numbered lines before the prompt", first.Text())
+	msgs := r.srv.Requests()[0].Messages
+	if len(msgs) != 2 || !strings.Contains(msgs[0].Text(), `"offset":2,"limit":1}`) {
+		t.Fatalf("the model got %+v, want the Read call of line 2 in a message of its own", msgs)
+	}
+	if got := msgs[1].PromptText(); got != "summarize @notes.txt#L2" {
+		t.Errorf("the prompt reached the model as %q", got)
+	}
+	if got := msgs[1].Text(); !strings.Contains(got, "Result of calling the Read tool:\n2\tbeta\n</system-reminder>") {
+		t.Errorf("the model got %q, want line 2 numbered before the prompt", got)
 	}
 }

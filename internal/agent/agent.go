@@ -164,18 +164,16 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 		a.originalTask = prompt
 	}
 	msg := llm.UserText(prompt)
-	if a.opts.AttachMentions {
-		env := a.opts.Env
-		env.Cwd = env.Session.Cwd()
-		src := MentionSource{Pool: a.pool(), Env: env, Permissions: a.opts.Permissions}
-		var attached []llm.ContentBlock
-		for _, at := range Mentions(ctx, prompt, src) {
-			a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
-			attached = append(attached, at.Blocks...)
-		}
-		msg.Content = append(attached, msg.Content...)
+	if !a.opts.AttachMentions {
+		return a.run(ctx, msg)
 	}
-	return a.run(ctx, msg)
+	env := a.opts.Env
+	env.Cwd = env.Session.Cwd()
+	attached := Mentions(ctx, prompt, MentionSource{Pool: a.pool(), Env: env, Permissions: a.opts.Permissions})
+	for _, at := range attached {
+		a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
+	}
+	return a.run(ctx, withAttachments(msg, attached)...)
 }
 
 // RunNotices sends the session's queued notices as a user message of their
@@ -190,7 +188,7 @@ func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
 	return a.run(ctx, llm.UserText(reminder(notices))), true
 }
 
-func (a *Agent) run(ctx context.Context, first llm.Message) (res Result) {
+func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 	start := time.Now()
 	defer func() {
 		res.Duration = time.Since(start)
@@ -204,10 +202,10 @@ func (a *Agent) run(ctx context.Context, first llm.Message) (res Result) {
 	if a.originalTask == "" {
 		a.originalTask = firstPrompt(a.messages)
 		if a.originalTask == "" {
-			a.originalTask = first.Text()
+			a.originalTask = prompt[len(prompt)-1].Text()
 		}
 	}
-	a.addUser(first)
+	a.addUser(prompt...)
 	loop := newLoopDetector()
 	for {
 		if a.opts.MaxTurns > 0 && res.NumTurns >= a.opts.MaxTurns {
@@ -338,15 +336,19 @@ func reminder(notices []string) string {
 	return "<system-reminder>\n" + strings.Join(notices, "\n") + "\n</system-reminder>"
 }
 
-// addUser adds a user message to the conversation with the session's queued
-// notices (a background task finished, say) at its end, so the model reads
-// them on its next turn and the transcript records them, and emits it.
-func (a *Agent) addUser(m llm.Message) {
+// addUser adds user messages to the conversation, with the session's queued
+// notices (a background task finished, say) at the end of the last, so the
+// model reads them on its next turn and the transcript records them, and
+// emits each.
+func (a *Agent) addUser(msgs ...llm.Message) {
 	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
-		m.Content = append(slices.Clone(m.Content), llm.TextBlock(reminder(notices)))
+		last := &msgs[len(msgs)-1]
+		last.Content = append(slices.Clone(last.Content), llm.TextBlock(reminder(notices)))
 	}
-	a.messages = append(a.messages, m)
-	a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
+	for _, m := range msgs {
+		a.messages = append(a.messages, m)
+		a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
+	}
 }
 
 func (a *Agent) emit(e Event) {

@@ -114,13 +114,17 @@ func IsCompactSummary(text string) bool {
 }
 
 // firstPrompt returns the first prompt of a history, looking inside a
-// compacted message for the original task it carried.
+// compacted message for the original task it carried; messages of reminders
+// alone, such as a mentioned file's Read call, are no prompt.
 func firstPrompt(msgs []llm.Message) string {
 	for _, m := range msgs {
 		if m.Role != llm.RoleUser || slices.ContainsFunc(m.Content, isToolResult) {
 			continue
 		}
 		text := m.PromptText()
+		if text == "" {
+			continue
+		}
 		if !strings.HasPrefix(text, compactedPrefix) {
 			return text
 		}

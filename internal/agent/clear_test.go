@@ -136,6 +136,20 @@ func TestFirstPromptSurvivesCompactions(t *testing.T) {
 	}
 }
 
+func TestFirstPromptIsNotAMentionsReadCall(t *testing.T) {
+	read := []llm.ContentBlock{
+		llm.TextBlock("<system-reminder>\nCalled the Read tool with the following input: {}\n</system-reminder>"),
+		llm.TextBlock("<system-reminder>\nResult of calling the Read tool:\n1\tx\n</system-reminder>"),
+	}
+	msgs := withAttachments(llm.UserText("fix @a.go"), []Attachment{{Path: "/a.go", Blocks: read}})
+	if len(msgs) != 2 {
+		t.Fatalf("%d messages, want the call alone, then the result and the prompt", len(msgs))
+	}
+	if got := firstPrompt(msgs); got != "fix @a.go" {
+		t.Errorf("firstPrompt = %q, want the prompt", got)
+	}
+}
+
 func TestEditedFilesSkipsFailedCalls(t *testing.T) {
 	msgs := []llm.Message{llm.UserText("task")}
 	add := func(id, name, input string, isError bool) {

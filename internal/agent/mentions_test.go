@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,21 +20,13 @@ func TestMentions(t *testing.T) {
 	root := t.TempDir()
 	cwd := filepath.Join(root, "project")
 	outside := filepath.Join(root, "elsewhere")
-	for path, content := range map[string]string{
-		filepath.Join(cwd, "notes.txt"):      "alpha\nbeta\n",
-		filepath.Join(cwd, "secret.txt"):     "hidden\n",
-		filepath.Join(cwd, "sub", "a.txt"):   "x\n",
-		filepath.Join(cwd, "sub", "b.txt"):   "y\n",
-		filepath.Join(outside, "other.txt"):  "far\n",
-		filepath.Join(cwd, "with space.txt"): "spaced\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, map[string]string{
+		"project/notes.txt":      "alpha\nbeta\n",
+		"project/secret.txt":     "hidden\n",
+		"project/sub/a.txt":      "x\n",
+		"elsewhere/other.txt":    "far\n",
+		"project/with space.txt": "spaced\n",
+	})
 	deny, err := permission.ParseRule("Read(secret.txt)", "test")
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +46,7 @@ func TestMentions(t *testing.T) {
 		{"trailing punctuation and quotes", `see @notes.txt, and @"with space.txt".`, []string{"1\talpha", "1\tspaced"}},
 		{"directory is listed", "what is in @sub", []string{
 			`Called the Bash tool with the following input: {"command":"ls ` + filepath.Join(cwd, "sub") + `"`,
-			"Result of calling the Bash tool:\na.txt\nb.txt\n",
+			"Result of calling the Bash tool:\na.txt\n",
 		}},
 		{"missing file stays text", "look at @nothere.txt", nil},
 		{"denied file is not attached", "look at @secret.txt", nil},
@@ -82,21 +75,63 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+// writeFiles writes files, by their paths relative to dir, with their folders.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for path, content := range files {
+		path = filepath.Join(dir, path)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestMentionedFileCanBeEditedWithoutARead(t *testing.T) {
+	for _, prompt := range []string{"@notes.txt", "@notes.txt#L2", "@notes.txt#L1-2"} {
+		t.Run(prompt, func(t *testing.T) {
+			cwd := t.TempDir()
+			path := filepath.Join(cwd, "notes.txt")
+			if err := os.WriteFile(path, []byte("alpha\nbeta\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			session := tool.NewSession(cwd)
+			defer session.Close()
+			env := tool.Env{Cwd: cwd, Session: session}
+			perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+			attached := agent.Mentions(context.Background(), prompt, agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
+			if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
+				t.Fatalf("attached %+v, want the file's call and result", attached)
+			}
+			if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
+				t.Error("the session does not remember reading the mentioned file")
+			}
+		})
+	}
+}
+
+func TestMentionedDirectoryListsAtMostAThousandEntries(t *testing.T) {
 	cwd := t.TempDir()
-	path := filepath.Join(cwd, "notes.txt")
-	if err := os.WriteFile(path, []byte("alpha\n"), 0o644); err != nil {
+	big := filepath.Join(cwd, "big")
+	if err := os.Mkdir(big, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	for i := range 1002 {
+		if err := os.WriteFile(filepath.Join(big, fmt.Sprintf("f%d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	session := tool.NewSession(cwd)
 	defer session.Close()
-	env := tool.Env{Cwd: cwd, Session: session}
 	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
-	attached := agent.Mentions(context.Background(), "@notes.txt", agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
-	if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
-		t.Fatalf("attached %+v, want the file's call and result", attached)
+	attached := agent.Mentions(context.Background(), "@big", agent.MentionSource{Env: tool.Env{Cwd: cwd, Session: session}, Permissions: perms})
+	if len(attached) != 1 || !attached[0].Directory || len(attached[0].Blocks) != 2 {
+		t.Fatalf("attached %+v, want the directory's listing", attached)
 	}
-	if _, ok := fileaccess.StateOf(&env).Lookup(path); !ok {
-		t.Error("the session does not remember reading the mentioned file")
+	lines := strings.Split(attached[0].Blocks[1].Text, "\n")
+	if len(lines) != 1004 || lines[1002] != "… and 2 more entries" {
+		t.Errorf("listing has %d lines ending %q, want 1000 entries and a count of the other 2", len(lines), lines[len(lines)-2:])
 	}
 }

@@ -316,6 +316,8 @@ func TestMentionCompletion(t *testing.T) {
 		{"look at @internal/tui/v", "look at @internal/tui/view.go ", nil, true},
 		{"@ma", "@ma", []string{"main.go", "makefile"}, true},
 		{"@main", "@main.go ", nil, true},
+		{"@main.go#L2-4", "@main.go#L2-4", nil, true},
+		{"@internal/tui/view.go#L7", "@internal/tui/view.go#L7", nil, true},
 		{"mail@host", "mail@host", nil, false},
 		{"no mention", "no mention", nil, false},
 	}
