@@ -3,6 +3,8 @@ package tool
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/patch"
 )
 
 func TestCompletePartialJSON(t *testing.T) {
@@ -44,12 +46,13 @@ func TestClip(t *testing.T) {
 func TestDiffNumbersLinesAcrossHunks(t *testing.T) {
 	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
 	after := "a\nB\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
-	got := Diff(before, after, 1, RenderOptions{Full: true}).String()
+	hunks := patch.Compute(before, after)
+	got := Diff(hunks, RenderOptions{Full: true}).String()
 	want := "    1   a\n    2 + B\n    3   b\n    4   c\n    5   d\n   ⋮\n   10   i\n   11   j\n   12   k\n   12 - l\n"
 	if got != want {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
 	}
-	if s := DiffStat(before, after); s != "Added 1 line, removed 1 line" {
+	if s := DiffStat(hunks); s != "Added 1 line, removed 1 line" {
 		t.Errorf("DiffStat = %q", s)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -22,10 +23,13 @@ func renderUse(in Input) string {
 // after it succeeded: old_string against new_string, widened to whole lines
 // and numbered from the file when at is found there.
 func renderChange(in Input, at spot, o tool.RenderOptions) tool.Text {
-	before := withNewline(at.prefix + in.OldString + at.suffix)
-	after := withNewline(at.prefix + in.NewString + at.suffix)
-	head := tool.Line{{Text: tool.DiffStat(before, after), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(before, after, at.line, o)...)
+	hunks := patch.Compute(withNewline(at.prefix+in.OldString+at.suffix), withNewline(at.prefix+in.NewString+at.suffix))
+	for i := range hunks {
+		hunks[i].OldStart += at.line - 1
+		hunks[i].NewStart += at.line - 1
+	}
+	head := tool.Line{{Text: tool.DiffStat(hunks), Style: tool.StyleDim}}
+	return append(tool.Text{head}, tool.Diff(hunks, o)...)
 }
 
 // renderQueued places the change where old_string is in the file.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -21,10 +22,10 @@ const maxDiffedFile = 8 << 20
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 	if before, ok := current(in.FilePath); ok {
-		after := withNewline(in.Content)
-		stat := tool.DiffStat(before, after)
+		hunks := patch.Compute(before, withNewline(in.Content))
+		stat := tool.DiffStat(hunks)
 		head := tool.Line{{Text: "Overwrite: " + strings.ToLower(stat[:1]) + stat[1:], Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(before, after, 1, o)...)
+		return append(tool.Text{head}, tool.Diff(hunks, o)...)
 	}
 	return renderContent("Create with", in, o)
 }
@@ -37,7 +38,7 @@ func renderContent(verb string, in Input, o tool.RenderOptions) tool.Text {
 	content := withNewline(in.Content)
 	n := strings.Count(content, "\n")
 	head := tool.Line{{Text: verb + " " + tool.Count(n, "line"), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff("", content, 1, o)...)
+	return append(tool.Text{head}, tool.Diff(patch.Compute("", content), o)...)
 }
 
 // current is the content of the file at path when it exists and is small
