@@ -68,6 +68,23 @@ func DiffStat(hunks []patch.Hunk) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// UpdateSummary is the line over a finished change to the file at path, as
+// Claude Code words it: "Updated <path> with 2 additions and 1 removal".
+func UpdateSummary(path string, hunks []patch.Hunk) string {
+	added, removed := patch.Count(hunks)
+	var parts []string
+	if added > 0 {
+		parts = append(parts, Count(added, "addition"))
+	}
+	if removed > 0 {
+		parts = append(parts, Count(removed, "removal"))
+	}
+	if len(parts) == 0 {
+		return "Updated " + path + " with no changes"
+	}
+	return "Updated " + path + " with " + strings.Join(parts, " and ")
+}
+
 // Count formats n with a noun, plural when n is not 1: "1 line", "3 lines".
 func Count(n int, noun string) string {
 	if n == 1 {

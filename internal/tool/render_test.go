@@ -57,6 +57,20 @@ func TestDiffNumbersLinesAcrossHunks(t *testing.T) {
 	}
 }
 
+func TestUpdateSummaryCountsAdditionsAndRemovals(t *testing.T) {
+	tests := []struct{ before, after, want string }{
+		{"a\nb\n", "a\nB\nc\n", "Updated /f with 2 additions and 1 removal"},
+		{"a\n", "a\nb\n", "Updated /f with 1 addition"},
+		{"a\nb\nc\n", "a\n", "Updated /f with 2 removals"},
+		{"a\n", "a\n", "Updated /f with no changes"},
+	}
+	for _, tt := range tests {
+		if got := UpdateSummary("/f", patch.Compute(tt.before, tt.after)); got != tt.want {
+			t.Errorf("UpdateSummary(%q → %q) = %q, want %q", tt.before, tt.after, got, tt.want)
+		}
+	}
+}
+
 func TestRendererOfFallsBackToGeneric(t *testing.T) {
 	r := GenericRenderer()
 	if got := r.RenderUse(json.RawMessage(`{"b":2,"a":"x`), true); got != `a: "x", b: 2` {
