@@ -164,7 +164,7 @@ func TestTUIReadAndEditShowTheDiff(t *testing.T) {
 	file := pushGreetingEdit(r)
 	s := openScreen(t, r, "--permission-mode", "acceptEdits")
 	s.typeLine("fix the greeting")
-	s.waitFor("Read("+file+")", "Read 3 lines", "Edit("+file+")", "Added 1 line, removed 1 line", "- world", "+ there", "Edited.")
+	s.waitFor("Read("+file+")", "Read 3 lines", "Edit("+file+")", "with 1 addition and 1 removal", "- world", "+ there", "Edited.")
 	if data, _ := os.ReadFile(file); string(data) != "hello\nthere\n" {
 		t.Errorf("file = %q after the edit", data)
 	}

@@ -4,46 +4,36 @@ import (
 	"fmt"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/mini-claude/mini-claude/internal/patch"
 )
-
-// diffContext is how many unchanged lines surround each change in a diff.
-const diffContext = 3
 
 // diffCondensedLines is how many lines of a diff a condensed rendering shows.
 const diffCondensedLines = 12
 
-// Diff renders the change from before to after as a unified diff with line
-// numbers, removed lines in StyleRemoved and added ones in StyleAdded; the
-// first line number is firstLine (1 for a whole file). Condensed unless o.Full.
-func Diff(before, after string, firstLine int, o RenderOptions) Text {
-	edits := udiff.Lines(before, after)
-	if len(edits) == 0 {
+// Diff renders hunks as a unified diff with line numbers, removed lines in
+// StyleRemoved and added ones in StyleAdded. Condensed unless o.Full.
+func Diff(hunks []patch.Hunk, o RenderOptions) Text {
+	if len(hunks) == 0 {
 		return Styled("(No changes)", StyleDim)
 	}
-	u, err := udiff.ToUnifiedDiff("a", "b", before, edits, diffContext)
-	if err != nil {
-		return Styled("(The change could not be shown: "+err.Error()+")", StyleDim)
-	}
 	var t Text
-	shift := 0
-	for i, h := range u.Hunks {
+	for i, h := range hunks {
 		if i > 0 {
 			t = append(t, Line{{Text: "   ⋮", Style: StyleDim}})
 		}
-		oldNo := h.FromLine + firstLine - 1
-		newNo := oldNo + shift
+		oldNo, newNo := h.OldStart, h.NewStart
 		for _, l := range h.Lines {
-			text := strings.ReplaceAll(strings.TrimSuffix(l.Content, "\n"), "\t", "    ")
-			switch l.Kind {
-			case udiff.Delete:
+			if l == patch.NoNewline || l == "" {
+				continue
+			}
+			text := strings.ReplaceAll(strings.TrimSuffix(l[1:], "\r"), "\t", "    ")
+			switch l[0] {
+			case '-':
 				t = append(t, diffLine(oldNo, "-", text, StyleRemoved))
 				oldNo++
-				shift--
-			case udiff.Insert:
+			case '+':
 				t = append(t, diffLine(newNo, "+", text, StyleAdded))
 				newNo++
-				shift++
 			default:
 				t = append(t, diffLine(newNo, " ", text, StylePlain))
 				oldNo++
@@ -61,19 +51,9 @@ func diffLine(no int, mark, text string, style Style) Line {
 	return Line{{Text: fmt.Sprintf("%5d ", no), Style: StyleLineNumber}, {Text: mark + " " + text, Style: style}}
 }
 
-// DiffStat summarises a change as "Added 3 lines, removed 1 line".
-func DiffStat(before, after string) string {
-	added, removed := 0, 0
-	for _, e := range udiff.Lines(before, after) {
-		removed += strings.Count(before[e.Start:e.End], "\n")
-		if e.End > e.Start && !strings.HasSuffix(before[e.Start:e.End], "\n") {
-			removed++
-		}
-		added += strings.Count(e.New, "\n")
-		if e.New != "" && !strings.HasSuffix(e.New, "\n") {
-			added++
-		}
-	}
+// DiffStat summarises hunks as "Added 3 lines, removed 1 line".
+func DiffStat(hunks []patch.Hunk) string {
+	added, removed := patch.Count(hunks)
 	var parts []string
 	if added > 0 {
 		parts = append(parts, "added "+Count(added, "line"))
@@ -86,6 +66,23 @@ func DiffStat(before, after string) string {
 	}
 	s := strings.Join(parts, ", ")
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// UpdateSummary is the line over a finished change to the file at path, as
+// Claude Code words it: "Updated <path> with 2 additions and 1 removal".
+func UpdateSummary(path string, hunks []patch.Hunk) string {
+	added, removed := patch.Count(hunks)
+	var parts []string
+	if added > 0 {
+		parts = append(parts, Count(added, "addition"))
+	}
+	if removed > 0 {
+		parts = append(parts, Count(removed, "removal"))
+	}
+	if len(parts) == 0 {
+		return "Updated " + path + " with no changes"
+	}
+	return "Updated " + path + " with " + strings.Join(parts, " and ")
 }
 
 // Count formats n with a noun, plural when n is not 1: "1 line", "3 lines".

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/patch"
 )
 
 func TestCompletePartialJSON(t *testing.T) {
@@ -46,13 +48,28 @@ func TestClip(t *testing.T) {
 func TestDiffNumbersLinesAcrossHunks(t *testing.T) {
 	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
 	after := "a\nB\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
-	got := Diff(before, after, 1, RenderOptions{Full: true}).String()
+	hunks := patch.Compute(before, after)
+	got := Diff(hunks, RenderOptions{Full: true}).String()
 	want := "    1   a\n    2 + B\n    3   b\n    4   c\n    5   d\n   ⋮\n   10   i\n   11   j\n   12   k\n   12 - l\n"
 	if got != want {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
 	}
-	if s := DiffStat(before, after); s != "Added 1 line, removed 1 line" {
+	if s := DiffStat(hunks); s != "Added 1 line, removed 1 line" {
 		t.Errorf("DiffStat = %q", s)
+	}
+}
+
+func TestUpdateSummaryCountsAdditionsAndRemovals(t *testing.T) {
+	tests := []struct{ before, after, want string }{
+		{"a\nb\n", "a\nB\nc\n", "Updated /f with 2 additions and 1 removal"},
+		{"a\n", "a\nb\n", "Updated /f with 1 addition"},
+		{"a\nb\nc\n", "a\n", "Updated /f with 2 removals"},
+		{"a\n", "a\n", "Updated /f with no changes"},
+	}
+	for _, tt := range tests {
+		if got := UpdateSummary("/f", patch.Compute(tt.before, tt.after)); got != tt.want {
+			t.Errorf("UpdateSummary(%q → %q) = %q, want %q", tt.before, tt.after, got, tt.want)
+		}
 	}
 }
 

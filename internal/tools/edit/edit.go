@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
@@ -23,6 +25,27 @@ type Input struct {
 	OldString  string `json:"old_string" jsonschema_description:"The text to replace"`
 	NewString  string `json:"new_string" jsonschema_description:"The text to replace it with (must be different from old_string)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"default=false" jsonschema_description:"Replace all occurrences of old_string (default false)"`
+}
+
+// Output is what Edit returns, in the shape Claude Code reports as an Edit's
+// tool_use_result.
+type Output struct {
+	FilePath  string `json:"filePath"`
+	OldString string `json:"oldString"`
+	NewString string `json:"newString"`
+	// OriginalFile is the whole content before the edit with its line breaks
+	// made LF, as Claude Code sends it; "" for a file the edit created.
+	OriginalFile string `json:"originalFile"`
+	// StructuredPatch is the change the edit made, in LF form.
+	StructuredPatch []patch.Hunk `json:"structuredPatch"`
+	// UserModified is whether the user changed new_string before it was
+	// applied, which this tool never offers.
+	UserModified bool `json:"userModified"`
+	ReplaceAll   bool `json:"replaceAll"`
+	// ContentNotInModelContext says the model has read only part of the file.
+	ContentNotInModelContext bool `json:"contentNotInModelContext,omitempty"`
+	// Message is the text the model reads; Claude Code's object does not carry it.
+	Message string `json:"-"`
 }
 
 // maxFileSize is the largest file Edit reads; larger ones are refused before reading.
@@ -37,7 +60,7 @@ const description = `Replaces exact text in a file.
 - Prefer Edit over Write for changing existing files. Use NotebookEdit for Jupyter notebooks (.ipynb).`
 
 // Tool is the Edit tool.
-var Tool = tool.MustBuild(tool.Def[Input, string]{
+var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Name:               "Edit",
 	SearchHint:         "modify file contents in place",
 	Description:        description,
@@ -47,6 +70,7 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               edit,
+	MapResult:          func(out Output) []llm.ContentBlock { return []llm.ContentBlock{llm.TextBlock(out.Message)} },
 	RenderUse:          renderUse,
 	RenderQueued:       renderQueued,
 	RenderResult:       renderResult,
@@ -99,45 +123,51 @@ func inspect(env *tool.Env, abs, old string) (target, error) {
 	return target{exists: true, record: rec}, nil
 }
 
-func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (string, error) {
+func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	abs := fileaccess.Resolve(env, in.FilePath)
 	t, err := inspect(env, abs, in.OldString)
 	if err != nil {
-		return "", err
+		return Output{}, err
 	}
-	updated := fmt.Sprintf("The file %s has been updated successfully.", abs)
+	out := Output{FilePath: abs, OldString: in.OldString, NewString: in.NewString, ReplaceAll: in.ReplaceAll,
+		Message: fmt.Sprintf("The file %s has been updated successfully.", abs)}
 	if !t.exists {
-		return updated, save(ctx, env, abs, in.NewString, true)
+		out.StructuredPatch = patch.Compute("", fileaccess.ConvertLineEndings(in.NewString, fileaccess.LF))
+		return out, save(ctx, env, abs, in.NewString, true)
 	}
 	raw, err := os.ReadFile(abs)
 	if err != nil {
-		return "", fmt.Errorf("cannot read %s: %w", abs, err)
+		return Output{}, fmt.Errorf("cannot read %s: %w", abs, err)
 	}
 	if !utf8.Valid(raw) {
-		return "", fmt.Errorf("%s is not UTF-8 text (it is binary or in another encoding); Edit would corrupt it. Change it with a Bash command that understands its encoding", abs)
+		return Output{}, fmt.Errorf("%s is not UTF-8 text (it is binary or in another encoding); Edit would corrupt it. Change it with a Bash command that understands its encoding", abs)
 	}
 	changed, err := fileaccess.Changed(abs, t.record)
 	if err != nil {
-		return "", fmt.Errorf("cannot tell whether %s changed since it was read: %w", abs, err)
+		return Output{}, fmt.Errorf("cannot tell whether %s changed since it was read: %w", abs, err)
 	}
-	content, restyled, err := apply(abs, string(raw), in, changed)
+	original := string(raw)
+	content, restyled, err := apply(abs, original, in, changed)
 	if err != nil {
-		return "", err
+		return Output{}, err
 	}
 	if err := save(ctx, env, abs, content, t.record.Full && !changed); err != nil {
-		return "", err
+		return Output{}, err
 	}
+	out.OriginalFile = fileaccess.ConvertLineEndings(original, fileaccess.LF)
+	out.StructuredPatch = patch.Compute(out.OriginalFile, fileaccess.ConvertLineEndings(content, fileaccess.LF))
+	out.ContentNotInModelContext = !t.record.Full
 	if in.ReplaceAll {
-		updated = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", abs)
+		out.Message = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", abs)
 	}
 	if restyled {
-		updated += " Note: old_string matched with curly and straight quotes treated alike, and new_string was written with the file's quotes."
+		out.Message += " Note: old_string matched with curly and straight quotes treated alike, and new_string was written with the file's quotes."
 	}
 	if changed {
-		updated += fmt.Sprintf(" Note: %s had changed on disk since you read it (the user or another program modified it); "+
+		out.Message += fmt.Sprintf(" Note: %s had changed on disk since you read it (the user or another program modified it); "+
 			"the edit was applied because old_string matched exactly one place. Read the file again before relying on the rest of it.", abs)
 	}
-	return updated, nil
+	return out, nil
 }
 
 // apply returns content with the edit made. A file that changed since it was

@@ -269,3 +269,56 @@ func TestEditMissInALargeFilePointsToGrep(t *testing.T) {
 	}
 	golden(t, "not_found_large", env.Cwd, "error: "+err.Error())
 }
+
+// TestEditOutputIsClaudeCodes checks the structured result, shown as
+// tool_use_result in stream-json, against the objects Claude Code 2.1.332
+// gives for the same edits (as captured in e2e/testdata/file_results).
+func TestEditOutputIsClaudeCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		// file is the content before the edit; "" means no file.
+		file string
+		read int
+		in   Input
+		want string
+	}{
+		{"one line", "a\nb\nc\n", readFull, Input{OldString: "b", NewString: "B\nb2"},
+			`{"filePath":"$DIR/f.txt","oldString":"b","newString":"B\nb2","originalFile":"a\nb\nc\n","structuredPatch":[{"oldStart":1,"oldLines":3,"newStart":1,"newLines":4,"lines":[" a","-b","+B","+b2"," c"]}],"userModified":false,"replaceAll":false}`},
+		{"replace_all", "foo bar\nfoo baz\nqux foo\n", readFull, Input{OldString: "foo", NewString: "FOO", ReplaceAll: true},
+			`{"filePath":"$DIR/f.txt","oldString":"foo","newString":"FOO","originalFile":"foo bar\nfoo baz\nqux foo\n","structuredPatch":[{"oldStart":1,"oldLines":3,"newStart":1,"newLines":3,"lines":["-foo bar","-foo baz","-qux foo","+FOO bar","+FOO baz","+qux FOO"]}],"userModified":false,"replaceAll":true}`},
+		{"no trailing newline", "a\nb\nc", readFull, Input{OldString: "c", NewString: "C"},
+			`{"filePath":"$DIR/f.txt","oldString":"c","newString":"C","originalFile":"a\nb\nc","structuredPatch":[{"oldStart":1,"oldLines":3,"newStart":1,"newLines":3,"lines":[" a"," b","-c","\\ No newline at end of file","+C","\\ No newline at end of file"]}],"userModified":false,"replaceAll":false}`},
+		{"CRLF file is reported with LF", "one\r\ntwo\r\nthree\r\n", readFull, Input{OldString: "two\nthree", NewString: "TWO\nTHREE\nfour"},
+			`{"filePath":"$DIR/f.txt","oldString":"two\nthree","newString":"TWO\nTHREE\nfour","originalFile":"one\ntwo\nthree\n","structuredPatch":[{"oldStart":1,"oldLines":3,"newStart":1,"newLines":4,"lines":[" one","-two","-three","+TWO","+THREE","+four"]}],"userModified":false,"replaceAll":false}`},
+		{"partly read file", "one\ntwo\n", readPart, Input{OldString: "two", NewString: "2"},
+			`{"filePath":"$DIR/f.txt","oldString":"two","newString":"2","originalFile":"one\ntwo\n","structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":[" one","-two","+2"]}],"userModified":false,"replaceAll":false,"contentNotInModelContext":true}`},
+		{"created file", "", readNone, Input{OldString: "", NewString: "made by edit\n"},
+			`{"filePath":"$DIR/f.txt","oldString":"","newString":"made by edit\n","originalFile":"","structuredPatch":[{"oldStart":1,"oldLines":0,"newStart":1,"newLines":1,"lines":["+made by edit"]}],"userModified":false,"replaceAll":false}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t)
+			path := filepath.Join(env.Cwd, "f.txt")
+			if tt.file != "" {
+				os.WriteFile(path, []byte(tt.file), 0o644)
+				info, _ := os.Stat(path)
+				switch tt.read {
+				case readFull:
+					fileaccess.StateOf(env).RememberFull(path, []byte(tt.file), info.ModTime())
+				case readPart:
+					fileaccess.StateOf(env).RememberPart(path, info.ModTime())
+				}
+			}
+			tt.in.FilePath = path
+			raw, _ := json.Marshal(tt.in)
+			res, err := tool.Exec(context.Background(), Tool, env, raw, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.Marshal(res.Output)
+			if s := strings.ReplaceAll(string(got), env.Cwd, "$DIR"); s != tt.want {
+				t.Errorf("output\n got %s\nwant %s", s, tt.want)
+			}
+		})
+	}
+}

@@ -5,11 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-// How the UI draws an Edit call: the path as the title, then the change as a
-// coloured diff of old_string against new_string, condensed unless expanded.
+// How the UI draws an Edit call: the path as the title; while it waits,
+// old_string against new_string as a coloured diff placed where old_string
+// is in the file; once applied, the output's patch under a summary. Each is
+// condensed unless expanded.
 
 func renderUse(in Input) string {
 	if in.ReplaceAll {
@@ -18,24 +21,24 @@ func renderUse(in Input) string {
 	return in.FilePath
 }
 
-// renderChange is the diff shown while the call waits for approval and
-// after it succeeded: old_string against new_string, widened to whole lines
-// and numbered from the file when at is found there.
-func renderChange(in Input, at spot, o tool.RenderOptions) tool.Text {
-	before := withNewline(at.prefix + in.OldString + at.suffix)
-	after := withNewline(at.prefix + in.NewString + at.suffix)
-	head := tool.Line{{Text: tool.DiffStat(before, after), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(before, after, at.line, o)...)
-}
-
-// renderQueued places the change where old_string is in the file.
+// renderQueued is the diff shown while the call waits for approval:
+// old_string against new_string, widened to whole lines and numbered from
+// the file when old_string is found there.
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
-	return renderChange(in, find(in.FilePath, in.OldString), o)
+	at := find(in.FilePath, in.OldString)
+	hunks := patch.Compute(withNewline(at.prefix+in.OldString+at.suffix), withNewline(at.prefix+in.NewString+at.suffix))
+	for i := range hunks {
+		hunks[i].OldStart += at.line - 1
+		hunks[i].NewStart += at.line - 1
+	}
+	head := tool.Line{{Text: tool.DiffStat(hunks), Style: tool.StyleDim}}
+	return append(tool.Text{head}, tool.Diff(hunks, o)...)
 }
 
-// renderResult places the change where new_string now is in the file.
-func renderResult(in Input, _ string, o tool.RenderOptions) tool.Text {
-	return renderChange(in, find(in.FilePath, in.NewString), o)
+// renderResult draws the change the edit made to the file.
+func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
+	head := tool.Line{{Text: tool.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
+	return append(tool.Text{head}, tool.Diff(out.StructuredPatch, o)...)
 }
 
 // maxNumberedFile is the largest file read to place a diff.

@@ -1,14 +1,17 @@
 package edit
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
 func TestRenderHooks(t *testing.T) {
@@ -21,11 +24,16 @@ func TestRenderHooks(t *testing.T) {
 		}
 		new += "\tcall(" + string(rune('a'+i)) + ")\n"
 	}
+	const mainGo = "package main\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"
+	small := Output{FilePath: "/repo/main.go", OldString: `fmt.Println("hi")`, NewString: "fmt.Println(\"hello\")\nreturn",
+		OriginalFile: mainGo, StructuredPatch: patch.Compute(mainGo, strings.Replace(mainGo, `fmt.Println("hi")`, "fmt.Println(\"hello\")\nreturn", 1))}
+	long := Output{FilePath: "/repo/calls.go", OldString: old, NewString: new, OriginalFile: old,
+		StructuredPatch: patch.Compute(old, new), ReplaceAll: true}
 	cases := []rendertest.Case{
 		{Name: "edit_small", Input: `{"file_path":"/repo/main.go","old_string":"fmt.Println(\"hi\")","new_string":"fmt.Println(\"hello\")\nreturn"}`,
-			Partial: `{"file_path":"/repo/main.go","old_str`, Queued: true, Output: "The file /repo/main.go has been updated.", Rejected: true},
+			Partial: `{"file_path":"/repo/main.go","old_str`, Queued: true, Output: small, Rejected: true},
 		{Name: "edit_long", Input: `{"file_path":"/repo/calls.go","replace_all":true,"old_string":` + jsonString(old) + `,"new_string":` + jsonString(new) + `}`,
-			Output: "The file /repo/calls.go has been updated."},
+			Output: long},
 		{Name: "edit_error", Input: `{"file_path":"/repo/main.go","old_string":"x","new_string":"y"}`,
 			Error: "<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>"},
 	}
@@ -35,7 +43,7 @@ func TestRenderHooks(t *testing.T) {
 }
 
 func TestRenderedDiffMarksAddedAndRemovedLines(t *testing.T) {
-	text := renderChange(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, spot{line: 1}, tool.RenderOptions{Width: 80})
+	text := renderQueued(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, tool.RenderOptions{Width: 80})
 	styles := map[string]tool.Style{}
 	for _, line := range text {
 		for _, span := range line {
@@ -53,10 +61,24 @@ func jsonString(s string) string {
 }
 
 func TestRenderedDiffIsNumberedFromTheFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.go")
-	os.WriteFile(path, []byte("one\ntwo\nthe three of us\nfour\n"), 0o644)
-	got := renderResult(Input{FilePath: path, OldString: "3", NewString: "three"}, "", tool.RenderOptions{Width: 80}).String()
-	if !strings.Contains(got, "    3 + the three of us") || !strings.Contains(got, "    3 - the 3 of us") {
-		t.Errorf("diff not numbered from the file:\n%s", got)
+	env := newEnv(t)
+	path := filepath.Join(env.Cwd, "f.go")
+	os.WriteFile(path, []byte("one\ntwo\nthe 3 of us\nfour\n"), 0o644)
+	in := Input{FilePath: path, OldString: "3", NewString: "three"}
+	queued := renderQueued(in, tool.RenderOptions{Width: 80}).String()
+	if !strings.Contains(queued, "    3 - the 3 of us") || !strings.Contains(queued, "    3 + the three of us") {
+		t.Errorf("queued diff not numbered from the file:\n%s", queued)
+	}
+	info, _ := os.Stat(path)
+	fileaccess.StateOf(env).RememberFull(path, []byte("one\ntwo\nthe 3 of us\nfour\n"), info.ModTime())
+	raw, _ := json.Marshal(in)
+	res, err := tool.Exec(context.Background(), Tool, env, raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tool.RendererOf(Tool).RenderResult(raw, res.Output, tool.RenderOptions{Width: 80}).String()
+	want := "Updated " + path + " with 1 addition and 1 removal\n    1   one\n    2   two\n    3 - the 3 of us\n    3 + the three of us\n    4   four\n"
+	if got != want {
+		t.Errorf("result:\n%s\nwant\n%s", got, want)
 	}
 }

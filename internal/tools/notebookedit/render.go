@@ -3,6 +3,7 @@ package notebookedit
 import (
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -28,7 +29,7 @@ func renderChange(in Input, o tool.RenderOptions) tool.Text {
 	if source != "" && !strings.HasSuffix(source, "\n") {
 		source += "\n"
 	}
-	return tool.Diff("", source, 1, o)
+	return tool.Diff(patch.Compute("", source), o)
 }
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text { return renderChange(in, o) }

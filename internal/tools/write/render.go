@@ -5,14 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
 // How the UI draws a Write call: the path as the title; while it waits (and
 // in the permission dialog) the change against the file on disk as a diff,
 // or the whole content as added lines for a new file; once written, the
-// content as added lines, since the output does not keep the former content.
-// Each is condensed unless expanded.
+// output's patch for a replaced file, or the content as added lines for a
+// new one. Each is condensed unless expanded.
 
 func renderUse(in Input) string { return in.FilePath }
 
@@ -21,23 +22,30 @@ const maxDiffedFile = 8 << 20
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 	if before, ok := current(in.FilePath); ok {
-		after := withNewline(in.Content)
-		stat := tool.DiffStat(before, after)
+		hunks := patch.Compute(before, withNewline(in.Content))
+		stat := tool.DiffStat(hunks)
 		head := tool.Line{{Text: "Overwrite: " + strings.ToLower(stat[:1]) + stat[1:], Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(before, after, 1, o)...)
+		return append(tool.Text{head}, tool.Diff(hunks, o)...)
 	}
-	return renderContent("Create with", in, o)
+	return renderContent("Create with "+lineCount(in.Content), in.Content, o)
 }
 
-func renderResult(in Input, _ string, o tool.RenderOptions) tool.Text {
-	return renderContent("Wrote", in, o)
+func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
+	if out.Type == KindUpdate {
+		head := tool.Line{{Text: tool.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
+		return append(tool.Text{head}, tool.Diff(out.StructuredPatch, o)...)
+	}
+	return renderContent("Wrote "+lineCount(out.Content)+" to "+out.FilePath, out.Content, o)
 }
 
-func renderContent(verb string, in Input, o tool.RenderOptions) tool.Text {
-	content := withNewline(in.Content)
-	n := strings.Count(content, "\n")
-	head := tool.Line{{Text: verb + " " + tool.Count(n, "line"), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff("", content, 1, o)...)
+// renderContent draws a new file's content as added lines under head.
+func renderContent(head, content string, o tool.RenderOptions) tool.Text {
+	line := tool.Line{{Text: head, Style: tool.StyleDim}}
+	return append(tool.Text{line}, tool.Diff(patch.Compute("", withNewline(content)), o)...)
+}
+
+func lineCount(content string) string {
+	return tool.Count(strings.Count(withNewline(content), "\n"), "line")
 }
 
 // current is the content of the file at path when it exists and is small

@@ -2,10 +2,12 @@ package write
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 )
@@ -15,15 +17,30 @@ func TestRenderHooks(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		content += "line of the new file, long enough to be clipped when the terminal is eighty columns wide\n"
 	}
+	var original, updated string
+	for i := 1; i <= 30; i++ {
+		original += fmt.Sprintf("\tline %d of the file\n", i)
+		if i%7 == 0 {
+			updated += fmt.Sprintf("\tline %d of the file, rewritten with enough words to be clipped at eighty columns\n", i)
+			continue
+		}
+		updated += fmt.Sprintf("\tline %d of the file\n", i)
+	}
 	cases := []rendertest.Case{
 		{Name: "write_new", Input: `{"file_path":"/repo/hello.txt","content":"hello\nworld"}`, Partial: `{"file_path":"/repo/hel`,
-			Queued: true, Output: "File created successfully at: /repo/hello.txt", Rejected: true},
-		{Name: "write_long", Input: `{"file_path":"/repo/long.txt","content":` + quoteJSON(content) + `}`, Output: "File created successfully at: /repo/long.txt"},
+			Queued: true, Output: created("/repo/hello.txt", "hello\nworld"), Rejected: true},
+		{Name: "write_long", Input: `{"file_path":"/repo/long.txt","content":` + quoteJSON(content) + `}`, Output: created("/repo/long.txt", content)},
+		{Name: "write_update", Input: `{"file_path":"/repo/notes.txt","content":` + quoteJSON(updated) + `}`,
+			Output: Output{Type: KindUpdate, FilePath: "/repo/notes.txt", Content: updated, StructuredPatch: patch.Compute(original, updated), OriginalFile: &original}},
 		{Name: "write_error", Input: `{"file_path":"/repo/x.txt","content":"x"}`, Error: "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) { rendertest.Check(t, Tool, c) })
 	}
+}
+
+func created(path, content string) Output {
+	return Output{Type: KindCreate, FilePath: path, Content: content, StructuredPatch: []patch.Hunk{}}
 }
 
 func quoteJSON(s string) string {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"unicode/utf8"
 
+	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
@@ -19,6 +21,31 @@ import (
 type Input struct {
 	FilePath string `json:"file_path" jsonschema_description:"The absolute path to the file to write (must be absolute, not relative)"`
 	Content  string `json:"content" jsonschema_description:"The content to write to the file"`
+}
+
+// The kinds of write, as Output.Type.
+const (
+	KindCreate = "create"
+	KindUpdate = "update"
+)
+
+// Output is what Write returns, in the shape Claude Code reports as a Write's
+// tool_use_result.
+type Output struct {
+	// Type is KindCreate for a new file and KindUpdate for a replaced one.
+	Type     string `json:"type"`
+	FilePath string `json:"filePath"`
+	// Content is the content as the model sent it, before the file's line
+	// endings were applied.
+	Content string `json:"content"`
+	// StructuredPatch is the change from OriginalFile to Content, empty for a new file.
+	StructuredPatch []patch.Hunk `json:"structuredPatch"`
+	// OriginalFile is the whole former content of a replaced file with its
+	// line breaks made LF, as Claude Code sends it; nil for a new file.
+	OriginalFile *string `json:"originalFile"`
+	// UserModified is whether the user changed the content before it was
+	// written, which this tool never offers.
+	UserModified bool `json:"userModified"`
 }
 
 const description = `Writes a file to the local filesystem, creating missing parent directories. An existing file is replaced.
@@ -30,7 +57,7 @@ const description = `Writes a file to the local filesystem, creating missing par
 - Do not create documentation or README files unless the user asks for them.`
 
 // Tool is the Write tool.
-var Tool = tool.MustBuild(tool.Def[Input, string]{
+var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Name:               "Write",
 	SearchHint:         "create or overwrite a file with new content",
 	Description:        description,
@@ -40,6 +67,7 @@ var Tool = tool.MustBuild(tool.Def[Input, string]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               write,
+	MapResult:          toBlocks,
 	RenderUse:          renderUse,
 	RenderQueued:       renderQueued,
 	RenderResult:       renderResult,
@@ -54,31 +82,41 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 	return err
 }
 
-func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (string, error) {
+func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	abs := fileaccess.Resolve(env, in.FilePath)
 	old, exists, err := existing(env, abs)
 	if err != nil {
-		return "", err
+		return Output{}, err
 	}
 	data := in.Content
 	if exists {
 		data = fileaccess.ConvertLineEndings(data, fileaccess.LineEnding(old))
 	}
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return Output{}, err
 	}
 	if err := fileaccess.WriteAtomic(abs, []byte(data), 0o644); err != nil {
-		return "", fmt.Errorf("could not write %s: %w. Check that the path is right and its directory is writable", abs, err)
+		return Output{}, fmt.Errorf("could not write %s: %w. Check that the path is right and its directory is writable", abs, err)
 	}
 	info, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("wrote %s but cannot stat it: %w", abs, err)
+		return Output{}, fmt.Errorf("wrote %s but cannot stat it: %w", abs, err)
 	}
 	fileaccess.StateOf(env).RememberFull(abs, []byte(data), info.ModTime())
-	if exists {
-		return fmt.Sprintf("The file %s has been updated successfully.", abs), nil
+	if !exists {
+		return Output{Type: KindCreate, FilePath: abs, Content: in.Content, StructuredPatch: []patch.Hunk{}}, nil
 	}
-	return "File created successfully at: " + abs, nil
+	original := fileaccess.ConvertLineEndings(string(old), fileaccess.LF)
+	return Output{Type: KindUpdate, FilePath: abs, Content: in.Content,
+		StructuredPatch: patch.Compute(original, in.Content), OriginalFile: &original}, nil
+}
+
+// toBlocks is the text the model reads for a write.
+func toBlocks(out Output) []llm.ContentBlock {
+	if out.Type == KindUpdate {
+		return []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("The file %s has been updated successfully.", out.FilePath))}
+	}
+	return []llm.ContentBlock{llm.TextBlock("File created successfully at: " + out.FilePath)}
 }
 
 // existing returns the current content of the file at abs when there is one,

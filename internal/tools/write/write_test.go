@@ -225,3 +225,51 @@ func TestSchemaIsClaudeCodes(t *testing.T) {
 		t.Errorf("schema\n got %s\nwant %s", Tool.InputSchema(), data)
 	}
 }
+
+// TestWriteOutputIsClaudeCodes checks the structured result, shown as
+// tool_use_result in stream-json, against the objects Claude Code 2.1.332
+// gives for the same writes (as captured in e2e/testdata/file_results).
+func TestWriteOutputIsClaudeCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		// file is the content before the write; "" means no file.
+		file, content string
+		want          string
+	}{
+		{"create", "", "alpha\nbeta\n",
+			`{"type":"create","filePath":"$DIR/f.txt","content":"alpha\nbeta\n","structuredPatch":[],"originalFile":null,"userModified":false}`},
+		{"create without a trailing newline", "", "x\ny",
+			`{"type":"create","filePath":"$DIR/f.txt","content":"x\ny","structuredPatch":[],"originalFile":null,"userModified":false}`},
+		{"update", "one\ntwo\nthree\n", "one\nTWO\nthree\nfour\n",
+			`{"type":"update","filePath":"$DIR/f.txt","content":"one\nTWO\nthree\nfour\n","structuredPatch":[{"oldStart":1,"oldLines":3,"newStart":1,"newLines":4,"lines":[" one","-two","+TWO"," three","+four"]}],"originalFile":"one\ntwo\nthree\n","userModified":false}`},
+		{"update without a trailing newline", "a\nb\nC", "a\nB\nC",
+			`{"type":"update","filePath":"$DIR/f.txt","content":"a\nB\nC","structuredPatch":[{"oldStart":1,"oldLines":3,"newStart":1,"newLines":3,"lines":[" a","-b","+B"," C","\\ No newline at end of file"]}],"originalFile":"a\nb\nC","userModified":false}`},
+		{"update with the same content", "same\n", "same\n",
+			`{"type":"update","filePath":"$DIR/f.txt","content":"same\n","structuredPatch":[],"originalFile":"same\n","userModified":false}`},
+		{"a CRLF file is reported with LF", "one\r\ntwo\r\n", "one\nTWO\n",
+			`{"type":"update","filePath":"$DIR/f.txt","content":"one\nTWO\n","structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":[" one","-two","+TWO"]}],"originalFile":"one\ntwo\n","userModified":false}`},
+		{"CRLF content is reported as sent", "one\r\ntwo\r\n", "one\r\nTWO\r\n",
+			`{"type":"update","filePath":"$DIR/f.txt","content":"one\r\nTWO\r\n","structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-one","-two","+one\r","+TWO\r"]}],"originalFile":"one\ntwo\n","userModified":false}`},
+		{"emptied", "gone\n", "",
+			`{"type":"update","filePath":"$DIR/f.txt","content":"","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":0,"lines":["-gone"]}],"originalFile":"gone\n","userModified":false}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t)
+			path := filepath.Join(env.Cwd, "f.txt")
+			if tt.file != "" {
+				os.WriteFile(path, []byte(tt.file), 0o644)
+				seen(t, env, path)
+			}
+			raw, _ := json.Marshal(Input{FilePath: path, Content: tt.content})
+			res, err := tool.Exec(context.Background(), Tool, env, raw, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.Marshal(res.Output)
+			if s := strings.ReplaceAll(string(got), env.Cwd, "$DIR"); s != tt.want {
+				t.Errorf("output\n got %s\nwant %s", s, tt.want)
+			}
+		})
+	}
+}
