@@ -67,7 +67,7 @@ func (r *renderer) block(b *block, width int, full bool) []string {
 		if b.live {
 			return prefixed(wrap(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
 		}
-		return prefixed(renderMarkdown(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
+		return prefixed(renderMarkdown(b.text, width-2, !b.live), "● ", "  ", lipgloss.NewStyle())
 	case blockTool:
 		return r.toolLines(b.call, width, full)
 	case blockNotice:

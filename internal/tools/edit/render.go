@@ -25,7 +25,7 @@ func renderChange(in Input, at spot, o tool.RenderOptions) tool.Text {
 	before := withNewline(at.prefix + in.OldString + at.suffix)
 	after := withNewline(at.prefix + in.NewString + at.suffix)
 	head := tool.Line{{Text: tool.DiffStat(before, after), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(before, after, at.line, o)...)
+	return append(tool.Text{head}, tool.Diff(in.FilePath, before, after, at.line, o)...)
 }
 
 // renderQueued places the change where old_string is in the file.

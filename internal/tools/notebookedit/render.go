@@ -28,7 +28,7 @@ func renderChange(in Input, o tool.RenderOptions) tool.Text {
 	if source != "" && !strings.HasSuffix(source, "\n") {
 		source += "\n"
 	}
-	return tool.Diff("", source, 1, o)
+	return tool.Diff("", "", source, 1, o)
 }
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text { return renderChange(in, o) }

@@ -24,7 +24,7 @@ func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 		after := withNewline(in.Content)
 		stat := tool.DiffStat(before, after)
 		head := tool.Line{{Text: "Overwrite: " + strings.ToLower(stat[:1]) + stat[1:], Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(before, after, 1, o)...)
+		return append(tool.Text{head}, tool.Diff(in.FilePath, before, after, 1, o)...)
 	}
 	return renderContent("Create with", in, o)
 }
@@ -37,7 +37,7 @@ func renderContent(verb string, in Input, o tool.RenderOptions) tool.Text {
 	content := withNewline(in.Content)
 	n := strings.Count(content, "\n")
 	head := tool.Line{{Text: verb + " " + tool.Count(n, "line"), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff("", content, 1, o)...)
+	return append(tool.Text{head}, tool.Diff(in.FilePath, "", content, 1, o)...)
 }
 
 // current is the content of the file at path when it exists and is small
