@@ -4,40 +4,55 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/highlight"
 	"github.com/mini-claude/mini-claude/internal/patch"
 )
 
 // diffCondensedLines is how many lines of a diff a condensed rendering shows.
 const diffCondensedLines = 12
 
-// Diff renders hunks as a unified diff with line numbers, removed lines in
-// StyleRemoved and added ones in StyleAdded. Condensed unless o.Full.
-func Diff(hunks []patch.Hunk, o RenderOptions) Text {
+// Diff renders hunks of a change to the file at path as a unified diff with
+// line numbers, removed lines in StyleRemoved and added ones in StyleAdded,
+// their text in the syntax colours of the file's language. Condensed unless
+// o.Full.
+func Diff(path string, hunks []patch.Hunk, o RenderOptions) Text {
 	if len(hunks) == 0 {
 		return Styled("(No changes)", StyleDim)
 	}
 	var t Text
 	for i, h := range hunks {
+		if !o.Full && len(t) >= diffCondensedLines {
+			// The condensed rendering shows none of the later hunks' lines,
+			// so they are only counted, neither coloured nor drawn.
+			t = append(t, make(Text, 1+shownLines(h))...)
+			continue
+		}
 		if i > 0 {
 			t = append(t, Line{{Text: "   ⋮", Style: StyleDim}})
 		}
+		oldSide, newSide := hunkColours(path, h)
 		oldNo, newNo := h.OldStart, h.NewStart
+		var oldAt, newAt int
 		for _, l := range h.Lines {
 			if l == patch.NoNewline || l == "" {
 				continue
 			}
-			text := strings.ReplaceAll(strings.TrimSuffix(l[1:], "\r"), "\t", "    ")
+			text := strings.TrimSuffix(l[1:], "\r")
 			switch l[0] {
 			case '-':
-				t = append(t, diffLine(oldNo, "-", text, StyleRemoved))
+				t = append(t, diffLine(oldNo, "-", text, StyleRemoved, segmentsAt(oldSide, oldAt)))
 				oldNo++
+				oldAt++
 			case '+':
-				t = append(t, diffLine(newNo, "+", text, StyleAdded))
+				t = append(t, diffLine(newNo, "+", text, StyleAdded, segmentsAt(newSide, newAt)))
 				newNo++
+				newAt++
 			default:
-				t = append(t, diffLine(newNo, " ", text, StylePlain))
+				t = append(t, diffLine(newNo, " ", text, StylePlain, segmentsAt(newSide, newAt)))
 				oldNo++
 				newNo++
+				oldAt++
+				newAt++
 			}
 		}
 	}
@@ -47,8 +62,61 @@ func Diff(hunks []patch.Hunk, o RenderOptions) Text {
 	return ClipLines(t, o.Width)
 }
 
-func diffLine(no int, mark, text string, style Style) Line {
-	return Line{{Text: fmt.Sprintf("%5d ", no), Style: StyleLineNumber}, {Text: mark + " " + text, Style: style}}
+// shownLines is how many lines Diff draws for a hunk.
+func shownLines(h patch.Hunk) int {
+	n := 0
+	for _, l := range h.Lines {
+		if l != patch.NoNewline && l != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// hunkColours colours the two sides of a hunk, each lexed as one piece of
+// source: the lines before the change (context and removed) and after it
+// (context and added). A nil side is drawn without syntax colour.
+func hunkColours(path string, h patch.Hunk) (oldSide, newSide [][]highlight.Segment) {
+	var before, after strings.Builder
+	for _, l := range h.Lines {
+		if l == patch.NoNewline || l == "" {
+			continue
+		}
+		text := strings.TrimSuffix(l[1:], "\r") + "\n"
+		if l[0] != '+' {
+			before.WriteString(text)
+		}
+		if l[0] != '-' {
+			after.WriteString(text)
+		}
+	}
+	return highlight.File(path, before.String()), highlight.File(path, after.String())
+}
+
+func segmentsAt(side [][]highlight.Segment, i int) []highlight.Segment {
+	if i < len(side) {
+		return side[i]
+	}
+	return nil
+}
+
+func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+
+// diffLine draws one line of a diff: its number, its mark and its text, in
+// the syntax colours of segments when they spell the same text.
+func diffLine(no int, mark, text string, style Style, segments []highlight.Segment) Line {
+	line := Line{{Text: fmt.Sprintf("%5d ", no), Style: StyleLineNumber}, {Text: mark + " ", Style: style}}
+	var coloured strings.Builder
+	for _, s := range segments {
+		coloured.WriteString(s.Text)
+	}
+	if len(segments) == 0 || coloured.String() != text {
+		return append(line, Span{Text: expandTabs(text), Style: style})
+	}
+	for _, s := range segments {
+		line = append(line, Span{Text: expandTabs(s.Text), Style: style, Color: s.Color})
+	}
+	return line
 }
 
 // DiffStat summarises hunks as "Added 3 lines, removed 1 line".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
@@ -49,7 +50,7 @@ func TestDiffNumbersLinesAcrossHunks(t *testing.T) {
 	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
 	after := "a\nB\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
 	hunks := patch.Compute(before, after)
-	got := Diff(hunks, RenderOptions{Full: true}).String()
+	got := Diff("", hunks, RenderOptions{Full: true}).String()
 	want := "    1   a\n    2 + B\n    3   b\n    4   c\n    5   d\n   ⋮\n   10   i\n   11   j\n   12   k\n   12 - l\n"
 	if got != want {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
@@ -121,3 +122,60 @@ func TestDecodeOutputFeedsTheResultHook(t *testing.T) {
 
 // opaqueTool hides its tool's methods beyond Tool, as a tool not made by Build.
 type opaqueTool struct{ Tool }
+func TestDiffColoursTheTextInTheFilesLanguage(t *testing.T) {
+	before := "package main\n\nvar a = 1\n"
+	after := "package main\n\nfunc f() string { return \"x\" }\n"
+	got := Diff("main.go", patch.Compute(before, after), RenderOptions{Full: true})
+	if plain := Diff("", patch.Compute(before, after), RenderOptions{Full: true}); got.String() != plain.String() {
+		t.Fatalf("colouring changed the text:\n%s\nwant\n%s", got, plain)
+	}
+	colours := map[string]string{}
+	for _, line := range got {
+		for _, span := range line[2:] {
+			colours[span.Text] = span.Color
+			if mark := line[1].Style; span.Style != mark {
+				t.Errorf("span %q of %q has style %d, its line's is %d", span.Text, line.String(), span.Style, mark)
+			}
+		}
+	}
+	if colours["func"] == "" || colours[`"x"`] == "" || colours["func"] == colours[`"x"`] {
+		t.Errorf("keyword and string not coloured apart: %v", colours)
+	}
+}
+
+func TestDiffKeepsCarriageReturnsAndUnknownLanguagesPlain(t *testing.T) {
+	before := "package main\r\nvar a = 1\r\n"
+	after := "package main\r\nvar a = 2\r\n"
+	if got, plain := Diff("main.go", patch.Compute(before, after), RenderOptions{}), Diff("", patch.Compute(before, after), RenderOptions{}); got.String() != plain.String() {
+		t.Errorf("CRLF text changed by colouring:\n%q\nwant\n%q", got.String(), plain.String())
+	}
+	for _, line := range Diff("notes.unknown-extension", patch.Compute("a\n", "b\n"), RenderOptions{}) {
+		for _, span := range line {
+			if span.Color != "" {
+				t.Errorf("a file of no known language got colour %s on %q", span.Color, span.Text)
+			}
+		}
+	}
+}
+
+func TestCondensedDiffCountsTheHunksItDoesNotDraw(t *testing.T) {
+	var before, after strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&before, "line %d\n", i)
+		if i%20 == 0 {
+			fmt.Fprintf(&after, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&after, "line %d\n", i)
+		}
+	}
+	hunks := patch.Compute(before.String(), after.String())
+	full := Diff("x.go", hunks, RenderOptions{Full: true})
+	condensed := Diff("x.go", hunks, RenderOptions{})
+	want := fmt.Sprintf("… +%d lines (ctrl+o to expand)", len(full)-diffCondensedLines)
+	if last := condensed[len(condensed)-1].String(); last != want {
+		t.Errorf("condensed diff ends %q, want %q", last, want)
+	}
+	if condensed[:diffCondensedLines].String() != full[:diffCondensedLines].String() {
+		t.Error("the condensed diff's lines differ from the full diff's first lines")
+	}
+}

@@ -28,6 +28,10 @@ type dialog struct {
 	// typed into message.
 	typing  bool
 	message textinput.Model
+	// head is the drawn call, reason and change, kept for headWidth: the
+	// change is read from disk and coloured, too slow for every frame.
+	head      []string
+	headWidth int
 }
 
 func newDialog(p permission.Prompt, reply chan permission.Answer) *dialog {
@@ -144,23 +148,7 @@ func (m *model) rememberRule(p permission.Prompt) {
 // the reason, and the answers.
 func (d *dialog) view(r *renderer, width int) string {
 	inner := max(20, width-4)
-	var rend tool.Renderer = tool.GenericRenderer()
-	if t := r.tools(d.prompt.Tool); t != nil {
-		rend = tool.RendererOf(t)
-	}
-	var lines []string
-	lines = append(lines, boldStyle.Render(d.prompt.Tool+" wants permission"))
-	lines = append(lines, tool.Clip(d.prompt.Tool+"("+rend.RenderUse(d.prompt.Input, false)+")", inner))
-	if d.prompt.Subject != "" {
-		lines = append(lines, warnStyle.Render(tool.Clip("Asks for: "+d.prompt.Subject, inner)))
-	}
-	if d.prompt.Reason != "" {
-		lines = append(lines, wrap(dimStyle.Render(d.prompt.Reason), inner)...)
-	}
-	queued := rend.RenderQueued(d.prompt.Input, tool.RenderOptions{Width: inner - 2})
-	if queued.String() != tool.GenericRenderer().RenderQueued(nil, tool.RenderOptions{}).String() {
-		lines = append(lines, styleText(tool.Condense(queued, 8))...)
-	}
+	lines := append([]string(nil), d.callLines(r, inner)...)
 	lines = append(lines, "", "Do you want to proceed?")
 	for i, opt := range d.options() {
 		label := fmt.Sprintf("%d. %s", i+1, opt)
@@ -175,4 +163,30 @@ func (d *dialog) view(r *renderer, width int) string {
 	}
 	lines = append(lines, dimStyle.Render("Enter to answer · Esc to refuse and interrupt"))
 	return dialogBorder.Width(width).Render(strings.Join(lines, "\n"))
+}
+
+// callLines draws what the dialog asks about — the tool and its call, the
+// exact part asked about, the reason and the change — once per width.
+func (d *dialog) callLines(r *renderer, inner int) []string {
+	if d.head != nil && d.headWidth == inner {
+		return d.head
+	}
+	var rend tool.Renderer = tool.GenericRenderer()
+	if t := r.tools(d.prompt.Tool); t != nil {
+		rend = tool.RendererOf(t)
+	}
+	lines := []string{boldStyle.Render(d.prompt.Tool + " wants permission")}
+	lines = append(lines, tool.Clip(d.prompt.Tool+"("+rend.RenderUse(d.prompt.Input, false)+")", inner))
+	if d.prompt.Subject != "" {
+		lines = append(lines, warnStyle.Render(tool.Clip("Asks for: "+d.prompt.Subject, inner)))
+	}
+	if d.prompt.Reason != "" {
+		lines = append(lines, wrap(dimStyle.Render(d.prompt.Reason), inner)...)
+	}
+	queued := rend.RenderQueued(d.prompt.Input, tool.RenderOptions{Width: inner - 2})
+	if queued.String() != tool.GenericRenderer().RenderQueued(nil, tool.RenderOptions{}).String() {
+		lines = append(lines, styleText(tool.Condense(queued, 8))...)
+	}
+	d.head, d.headWidth = lines, inner
+	return lines
 }

@@ -293,11 +293,31 @@ func TestSlashCommands(t *testing.T) {
 }
 
 func TestMarkdown(t *testing.T) {
-	got := ansi.Strip(strings.Join(renderMarkdown("# Title\n\nSome **bold** and `code`.\n\n- a\n- b\n\n```\nx := 1\n```", 40), "\n"))
+	got := ansi.Strip(strings.Join(renderMarkdown("# Title\n\nSome **bold** and `code`.\n\n- a\n- b\n\n```\nx := 1\n```", 40, true), "\n"))
 	for _, want := range []string{"Title", "Some bold and code.", "• a\n• b", "  x := 1"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+func TestMarkdownCodeBlocksAreColouredByTheirLanguage(t *testing.T) {
+	lines := renderMarkdown("```go\nfunc f() {}\n```\n\n```\nfunc g() {}\n```", 40, true)
+	var labelled, plain string
+	for _, l := range lines {
+		switch text := ansi.Strip(l); text {
+		case "  func f() {}":
+			labelled = l
+		case "  func g() {}":
+			plain = l
+		}
+	}
+	// monokai's keyword colour #66d9ef, and the plain code colour 152.
+	if !strings.Contains(labelled, "38;2;102;217;239") {
+		t.Errorf("the go block's keyword is not coloured: %q", labelled)
+	}
+	if strings.Contains(plain, "38;2;") || !strings.Contains(plain, "38;5;152") {
+		t.Errorf("the unlabelled block is not drawn in the code colour: %q", plain)
 	}
 }
 

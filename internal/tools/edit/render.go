@@ -32,13 +32,13 @@ func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 		hunks[i].NewStart += at.line - 1
 	}
 	head := tool.Line{{Text: tool.DiffStat(hunks), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(hunks, o)...)
+	return append(tool.Text{head}, tool.Diff(in.FilePath, hunks, o)...)
 }
 
 // renderResult draws the change the edit made to the file.
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	head := tool.Line{{Text: tool.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(out.StructuredPatch, o)...)
+	return append(tool.Text{head}, tool.Diff(out.FilePath, out.StructuredPatch, o)...)
 }
 
 // maxNumberedFile is the largest file read to place a diff.

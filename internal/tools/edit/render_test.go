@@ -45,12 +45,16 @@ func TestRenderHooks(t *testing.T) {
 func TestRenderedDiffMarksAddedAndRemovedLines(t *testing.T) {
 	text := renderQueued(Input{OldString: "a\nb\n", NewString: "a\nc\n"}, tool.RenderOptions{Width: 80})
 	styles := map[string]tool.Style{}
-	for _, line := range text {
-		for _, span := range line {
-			styles[span.Text] = span.Style
+	for _, line := range text[1:] {
+		body := line[1:] // after the line number
+		styles[strings.TrimSpace(body.String())] = body[len(body)-1].Style
+		for _, span := range body {
+			if span.Style != body[0].Style {
+				t.Errorf("line %q mixes styles %d and %d", line.String(), body[0].Style, span.Style)
+			}
 		}
 	}
-	if styles["- b"] != tool.StyleRemoved || styles["+ c"] != tool.StyleAdded || styles["  a"] != tool.StylePlain {
+	if styles["- b"] != tool.StyleRemoved || styles["+ c"] != tool.StyleAdded || styles["a"] != tool.StylePlain {
 		t.Errorf("diff styles = %v, want - b removed, + c added, a plain", styles)
 	}
 }

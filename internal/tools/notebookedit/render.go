@@ -29,7 +29,7 @@ func renderChange(in Input, o tool.RenderOptions) tool.Text {
 	if source != "" && !strings.HasSuffix(source, "\n") {
 		source += "\n"
 	}
-	return tool.Diff(patch.Compute("", source), o)
+	return tool.Diff("", patch.Compute("", source), o)
 }
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text { return renderChange(in, o) }

@@ -25,23 +25,23 @@ func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 		hunks := patch.Compute(before, withNewline(in.Content))
 		stat := tool.DiffStat(hunks)
 		head := tool.Line{{Text: "Overwrite: " + strings.ToLower(stat[:1]) + stat[1:], Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(hunks, o)...)
+		return append(tool.Text{head}, tool.Diff(in.FilePath, hunks, o)...)
 	}
-	return renderContent("Create with "+lineCount(in.Content), in.Content, o)
+	return renderContent("Create with "+lineCount(in.Content), in.FilePath, in.Content, o)
 }
 
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	if out.Type == KindUpdate {
 		head := tool.Line{{Text: tool.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(out.StructuredPatch, o)...)
+		return append(tool.Text{head}, tool.Diff(out.FilePath, out.StructuredPatch, o)...)
 	}
-	return renderContent("Wrote "+lineCount(out.Content)+" to "+out.FilePath, out.Content, o)
+	return renderContent("Wrote "+lineCount(out.Content)+" to "+out.FilePath, out.FilePath, out.Content, o)
 }
 
 // renderContent draws a new file's content as added lines under head.
-func renderContent(head, content string, o tool.RenderOptions) tool.Text {
+func renderContent(head, path, content string, o tool.RenderOptions) tool.Text {
 	line := tool.Line{{Text: head, Style: tool.StyleDim}}
-	return append(tool.Text{line}, tool.Diff(patch.Compute("", withNewline(content)), o)...)
+	return append(tool.Text{line}, tool.Diff(path, patch.Compute("", withNewline(content)), o)...)
 }
 
 func lineCount(content string) string {
