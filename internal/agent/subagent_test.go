@@ -211,7 +211,10 @@ func TestBackgroundSubAgentReportsInALaterRequest(t *testing.T) {
 		turn(agentCall("bg", "Gamma work", "task gamma", `,"run_in_background":true`)),
 		turn(sleepCall("wait", "wait", 600, false)),
 		turn(llmtest.Text("all done")))
-	h.srv.Route(llmtest.FirstUserText("task gamma"), turn(llmtest.Text("gamma report")))
+	// The report streams for about 300 ms, so the agent ends while the
+	// parent sleeps, after the request that carries the launch notice.
+	h.srv.Route(llmtest.FirstUserText("task gamma"),
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("gamma report")}, ChunkDelay: 50 * time.Millisecond})
 	res := h.agent(t, withSubAgents).Run(context.Background(), "parent")
 	if res.Outcome != agent.Completed || res.Text != "all done" {
 		t.Fatalf("result %+v", res)
