@@ -9,7 +9,9 @@ package highlight
 //go:generate go run ./gen
 
 import (
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 )
@@ -23,7 +25,7 @@ type Segment struct {
 
 // maxSource is the most source text coloured at once; larger sources are left
 // plain, so drawing a huge file never waits on the lexer.
-const maxSource = 256 << 10
+const maxSource = 32 << 10
 
 // maxEmptyTokens is how many empty tokens in a row show that a lexer is stuck
 // without consuming its input (chroma's Jungle lexer does that on some
@@ -34,7 +36,31 @@ const maxEmptyTokens = 64
 // segments per line of source, newlines left out. It returns nil when no
 // lexer knows the file name or the source is too large to colour.
 func File(path, source string) [][]Segment {
-	return colour(registry().Match(path), source)
+	return colour(lexerFor(filepath.Base(path)), source)
+}
+
+// lexers remembers the lexer chosen for each file name: choosing one tries
+// every glob of every lexer, which costs more than colouring a short hunk.
+var lexers = struct {
+	sync.Mutex
+	byName map[string]chroma.Lexer
+}{byName: map[string]chroma.Lexer{}}
+
+// maxRemembered bounds the file names remembered; past it they are forgotten.
+const maxRemembered = 4096
+
+func lexerFor(name string) chroma.Lexer {
+	lexers.Lock()
+	defer lexers.Unlock()
+	if l, ok := lexers.byName[name]; ok {
+		return l
+	}
+	if len(lexers.byName) >= maxRemembered {
+		clear(lexers.byName)
+	}
+	l := registry().Match(name)
+	lexers.byName[name] = l
+	return l
 }
 
 // Language colours source in the language a name or alias such as "go" or

@@ -30,7 +30,11 @@ func Diff(path string, hunks []patch.Hunk, o RenderOptions) Text {
 		if i > 0 {
 			t = append(t, Line{{Text: "   ⋮", Style: StyleDim}})
 		}
-		oldSide, newSide := hunkColours(path, h)
+		room := len(h.Lines)
+		if !o.Full {
+			room = diffCondensedLines - len(t)
+		}
+		oldSide, newSide := hunkColours(path, h, room)
 		oldNo, newNo := h.OldStart, h.NewStart
 		var oldAt, newAt int
 		for _, l := range h.Lines {
@@ -73,12 +77,13 @@ func shownLines(h patch.Hunk) int {
 	return n
 }
 
-// hunkColours colours the two sides of a hunk, each lexed as one piece of
-// source: the lines before the change (context and removed) and after it
-// (context and added). A nil side is drawn without syntax colour.
-func hunkColours(path string, h patch.Hunk) (oldSide, newSide [][]highlight.Segment) {
+// hunkColours colours the two sides of a hunk's first lines lines, each
+// lexed as one piece of source: the lines before the change (context and
+// removed) and after it (context and added). A nil side is drawn without
+// syntax colour.
+func hunkColours(path string, h patch.Hunk, lines int) (oldSide, newSide [][]highlight.Segment) {
 	var before, after strings.Builder
-	for _, l := range h.Lines {
+	for _, l := range h.Lines[:min(lines, len(h.Lines))] {
 		if l == patch.NoNewline || l == "" {
 			continue
 		}

@@ -122,6 +122,7 @@ func TestDecodeOutputFeedsTheResultHook(t *testing.T) {
 
 // opaqueTool hides its tool's methods beyond Tool, as a tool not made by Build.
 type opaqueTool struct{ Tool }
+
 func TestDiffColoursTheTextInTheFilesLanguage(t *testing.T) {
 	before := "package main\n\nvar a = 1\n"
 	after := "package main\n\nfunc f() string { return \"x\" }\n"
@@ -177,5 +178,22 @@ func TestCondensedDiffCountsTheHunksItDoesNotDraw(t *testing.T) {
 	}
 	if condensed[:diffCondensedLines].String() != full[:diffCondensedLines].String() {
 		t.Error("the condensed diff's lines differ from the full diff's first lines")
+	}
+}
+
+// BenchmarkDiffOfNewGoFile draws a Write creating a 2,000-line Go file, as
+// the UI does once per width: condensed (the default) and full (Ctrl-O).
+func BenchmarkDiffOfNewGoFile(b *testing.B) {
+	var src strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&src, "func f%d(x int) string { return fmt.Sprint(x + %d) } // note\n", i, i)
+	}
+	hunks := patch.Compute("", src.String())
+	for _, full := range []bool{false, true} {
+		b.Run(fmt.Sprintf("full=%v", full), func(b *testing.B) {
+			for b.Loop() {
+				Diff("new.go", hunks, RenderOptions{Width: 120, Full: full})
+			}
+		})
 	}
 }
