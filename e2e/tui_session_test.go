@@ -160,7 +160,7 @@ func TestTUISubAgents(t *testing.T) {
 		text("no vulnerable dependencies"))
 	s := openScreen(t, r, "--tools", "Agent,Sleep")
 	s.typeLine("start the audit")
-	s.waitFor("Agent general-purpose: Audit deps started in the background", "The audit runs in the background.",
+	s.waitFor("Agent(Audit deps)", "Backgrounded agent", "The audit runs in the background.",
 		"Agent general-purpose: Audit deps finished · 1 tool use ·", "The audit found nothing.")
 	notice := lastOf(request(t, r.srv, "start the audit", 2))
 	if len(notice) != 1 || !strings.Contains(notice[0].Text, "<result>no vulnerable dependencies</result>") {
