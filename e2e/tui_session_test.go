@@ -137,12 +137,12 @@ func TestTUIMCPServers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	routeUntilConnected(r, "mcp__everything__echo")
 	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the UI"}`)), text("Echoed."))
 	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")
 	s.waitFor(`MCP server "broken" failed`, "no database")
-	s.typeLine("echo something")
-	s.waitFor("Echoed.")
-	if got := contentText(lastResults(t, r.srv, 1)[0]); !strings.Contains(got, "through the UI") {
+	askUntilConnected(s, "echo something", "Echoed.")
+	if got := contentText(lastResults(t, r.srv, len(r.srv.Requests())-1)[0]); !strings.Contains(got, "through the UI") {
 		t.Errorf("the MCP tool returned %q", got)
 	}
 }
