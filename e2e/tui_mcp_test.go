@@ -37,6 +37,23 @@ func routeUntilConnected(r *run, tool string) {
 	r.srv.Route(func(q llmtest.Request) bool { return !slices.Contains(toolNames(q.Tools), tool) }, text(notConnected))
 }
 
+// openEchoSession opens the UI on a project whose .mcp.json holds servers,
+// failing among them, which fails saying "no database", and everything. Once
+// the screen shows that failure, the model calls everything's echo tool with
+// "through the UI" as soon as the tool is there, and answers "Echoed.".
+func openEchoSession(t *testing.T, r *run, servers map[string]any, failing string) *screen {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(mcpConfig(t, servers)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	routeUntilConnected(r, "mcp__everything__echo")
+	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the UI"}`)), text("Echoed."))
+	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")
+	s.waitFor(`MCP server "`+failing+`" failed`, "no database")
+	askUntilConnected(s, "echo something", "Echoed.")
+	return s
+}
+
 // askUntilConnected types prompt until the screen shows done, again each time
 // the model answered notConnected.
 func askUntilConnected(s *screen, prompt, done string) {
@@ -67,18 +84,10 @@ func TestTUIAnnouncesMCPServersThatFailLater(t *testing.T) {
 	servers := mcptest.Find(t)
 	r := newRun(t)
 	pidFile := filepath.Join(t.TempDir(), "everything.pid")
-	config := mcpConfig(t, map[string]any{
+	s := openEchoSession(t, r, map[string]any{
 		"everything": map[string]any{"command": "sh", "args": []string{"-c", `echo $$ > "$0"; exec "$1" "$2" stdio`, pidFile, servers.Node, servers.Everything}},
 		"late":       map[string]any{"command": "sh", "args": []string{"-c", "sleep 1; echo no database >&2; exit 2"}},
-	})
-	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	routeUntilConnected(r, "mcp__everything__echo")
-	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"still here"}`)), text("Echoed."))
-	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")
-	s.waitFor(`MCP server "late" failed`, "no database")
-	askUntilConnected(s, "echo something", "Echoed.")
+	}, "late")
 	if err := syscall.Kill(pidOf(t, pidFile), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

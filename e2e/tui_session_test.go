@@ -130,18 +130,10 @@ func TestTUICompact(t *testing.T) {
 func TestTUIMCPServers(t *testing.T) {
 	servers := mcptest.Find(t)
 	r := newRun(t)
-	config := mcpConfig(t, map[string]any{
+	openEchoSession(t, r, map[string]any{
 		"everything": map[string]any{"command": servers.Node, "args": []string{servers.Everything, "stdio"}},
 		"broken":     map[string]any{"command": servers.Node, "args": []string{"-e", `console.error("no database"); process.exit(2)`}},
-	})
-	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	routeUntilConnected(r, "mcp__everything__echo")
-	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the UI"}`)), text("Echoed."))
-	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")
-	s.waitFor(`MCP server "broken" failed`, "no database")
-	askUntilConnected(s, "echo something", "Echoed.")
+	}, "broken")
 	if got := contentText(lastResults(t, r.srv, len(r.srv.Requests())-1)[0]); !strings.Contains(got, "through the UI") {
 		t.Errorf("the MCP tool returned %q", got)
 	}

@@ -98,17 +98,22 @@ func TestHangingServerDelaysNothingAndIsKilledAtClose(t *testing.T) {
 	}
 }
 
-func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
-	s := mcptest.Find(t)
-	m := startSettled(t, testLimits, everythingStdio(s))
-	mustConnect(t, m)
-	c := m.conns[0]
+// killServer kills a stdio server's process, as a crash would.
+func killServer(t *testing.T, c *conn) {
+	t.Helper()
 	c.mu.Lock()
 	pid := c.cmd.Process.Pid
 	c.mu.Unlock()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
+	s := mcptest.Find(t)
+	m := startSettled(t, testLimits, everythingStdio(s))
+	mustConnect(t, m)
+	killServer(t, m.conns[0])
 	for deadline := time.Now().Add(5 * time.Second); m.Statuses()[0].State != Failed; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("status after the process was killed: %+v", m.Statuses()[0])
@@ -158,13 +163,7 @@ func TestWatchFailuresReportsEachFailureOnceAsItHappens(t *testing.T) {
 			t.Fatalf("everything did not connect: %+v", m.Statuses()[3])
 		}
 	}
-	c := m.conns[3]
-	c.mu.Lock()
-	pid := c.cmd.Process.Pid
-	c.mu.Unlock()
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	killServer(t, m.conns[3])
 	if st := next(); st.Name != "everything" || !st.Lost || !strings.Contains(st.Problem, "exited (signal: killed) during the session") {
 		t.Errorf("after the kill: %+v, want everything lost, saying it was killed", st)
 	}
