@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -36,6 +37,8 @@ func startAgent(m *model, id, agentID, description string, background bool) {
 	send(m, agent.ToolQueued{ID: id, Name: "Agent", Input: input}, agent.ToolStarted{ID: id, Name: "Agent"})
 	if background {
 		finishAgentCall(m, id, subagent.Output{Status: "async_launched", AgentID: agentID})
+		// The finished call is drawn, and cached, before its agent's first event.
+		screenOf(m)
 	}
 	send(m, agent.SubAgentStarted{AgentID: agentID, ParentToolUseID: id, Type: "general-purpose", Description: description, Background: background})
 }
@@ -162,5 +165,30 @@ func TestBackgroundSubAgentKeepsCountingUnderItsCall(t *testing.T) {
 	}
 	if !strings.Contains(s, "Agent general-purpose: Audit deps finished · 5 tool uses · 2s") || !m.reportsPending {
 		t.Errorf("the end of a background agent is not announced at the bottom, or its report not queued:\n%s", s)
+	}
+}
+
+func TestSubAgentThatStopsShowsWhyUnderItsCall(t *testing.T) {
+	m := agentModel(t)
+	startAgent(m, "a1", "ag1", "Audit deps", true)
+	send(m, subCall("ag1", "a1", "b1", "Bash", `{"command":"go list -m all"}`)...)
+	send(m, agent.SubAgentFinished{AgentID: "ag1", ParentToolUseID: "a1", Background: true, ToolUses: 1,
+		Result: agent.Result{Outcome: agent.Failed, Err: errors.New("the model API is down")}})
+	s := screenOf(m)
+	under := linesBetween(s, "Agent(Audit deps)", "Agent general-purpose")
+	if !strings.Contains(under, "Bash(go list -m all)") || !strings.Contains(under, "Stopped: the model API is down") {
+		t.Errorf("the call of a background agent that failed does not say why:\n%s", s)
+	}
+	if !strings.Contains(s, "Agent general-purpose: Audit deps stopped: the model API is down") {
+		t.Errorf("the failure is not announced at the bottom:\n%s", s)
+	}
+
+	startAgent(m, "a2", "ag2", "Survey", false)
+	send(m, subCall("ag2", "a2", "r1", "Read", `{"file_path":"/repo/a.go"}`)...)
+	send(m, agent.SubAgentFinished{AgentID: "ag2", ParentToolUseID: "a2", Result: agent.Result{Outcome: agent.Interrupted}})
+	interrupted := llm.ToolResultBlock("a2", []llm.ContentBlock{llm.TextBlock("[Request interrupted by user for tool use]")}, true)
+	send(m, agent.ToolFinished{ID: "a2", Name: "Agent", Result: interrupted})
+	if under := linesBetween(screenOf(m), "Agent(Survey)", ""); !strings.Contains(under, "Read(/repo/a.go)") || !strings.Contains(under, "Interrupted by the user") {
+		t.Errorf("an interrupted foreground agent's call does not keep what it did:\n%s", under)
 	}
 }
