@@ -145,7 +145,7 @@ func (r *renderer) subUses(sub *subAgentRun, o tool.RenderOptions) tool.Text {
 			name, args = tool.StyleDim, tool.StyleDim
 		}
 		line := tool.Line{{Text: u.name, Style: name}}
-		if use := r.use(u.name, u.input); use != "" {
+		if use := r.rendererOf(u.name).RenderUse(u.input, false); use != "" {
 			line = append(line, tool.Span{Text: "(" + use + ")", Style: args})
 		}
 		out = append(out, line)
@@ -157,6 +157,15 @@ func (r *renderer) subUses(sub *subAgentRun, o tool.RenderOptions) tool.Text {
 		out = append(out, tool.Line{{Text: fmt.Sprintf("+%d more tool uses (ctrl+o to expand)", hidden), Style: tool.StyleDim}})
 	}
 	return out
+}
+
+// rendererOf returns the render hooks of the session's tool name, or the
+// generic ones for a tool the session does not know.
+func (r *renderer) rendererOf(name string) tool.Renderer {
+	if t := r.tools(name); t != nil {
+		return tool.RendererOf(t)
+	}
+	return tool.GenericRenderer()
 }
 
 // subAgentStarted shows a sub-agent under its Agent call; a line says it
