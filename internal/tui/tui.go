@@ -136,7 +136,7 @@ func (u *UI) Ask(ctx context.Context, p permission.Prompt) (permission.Answer, e
 }
 
 // Notice shows a line of information in the conversation; it may be called
-// from any goroutine, such as one watching the MCP servers connect.
+// from any goroutine.
 func (u *UI) Notice(text string) {
 	u.program.Send(noticeMsg{text: text})
 }
