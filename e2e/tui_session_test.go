@@ -130,19 +130,11 @@ func TestTUICompact(t *testing.T) {
 func TestTUIMCPServers(t *testing.T) {
 	servers := mcptest.Find(t)
 	r := newRun(t)
-	config := mcpConfig(t, map[string]any{
+	openEchoSession(t, r, map[string]any{
 		"everything": map[string]any{"command": servers.Node, "args": []string{servers.Everything, "stdio"}},
 		"broken":     map[string]any{"command": servers.Node, "args": []string{"-e", `console.error("no database"); process.exit(2)`}},
-	})
-	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the UI"}`)), text("Echoed."))
-	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")
-	s.waitFor(`MCP server "broken" failed`, "no database")
-	s.typeLine("echo something")
-	s.waitFor("Echoed.")
-	if got := contentText(lastResults(t, r.srv, 1)[0]); !strings.Contains(got, "through the UI") {
+	}, "broken")
+	if got := contentText(lastResults(t, r.srv, len(r.srv.Requests())-1)[0]); !strings.Contains(got, "through the UI") {
 		t.Errorf("the MCP tool returned %q", got)
 	}
 }
@@ -160,7 +152,7 @@ func TestTUISubAgents(t *testing.T) {
 		text("no vulnerable dependencies"))
 	s := openScreen(t, r, "--tools", "Agent,Sleep")
 	s.typeLine("start the audit")
-	s.waitFor("Agent general-purpose: Audit deps started in the background", "The audit runs in the background.",
+	s.waitFor("Agent(Audit deps)", "Backgrounded agent", "The audit runs in the background.",
 		"Agent general-purpose: Audit deps finished · 1 tool use ·", "The audit found nothing.")
 	notice := lastOf(request(t, r.srv, "start the audit", 2))
 	if len(notice) != 1 || !strings.Contains(notice[0].Text, "<result>no vulnerable dependencies</result>") {

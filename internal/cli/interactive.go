@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,7 +20,8 @@ import (
 
 // runInteractive opens the terminal UI on a session in the working directory;
 // prompt arguments become the first message. The agent is assembled as in
-// print mode; the MCP servers connect while the UI is already open.
+// print mode; the MCP servers connect while the UI is already open, which
+// shows each one that fails, while starting or later.
 func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if !f.IO.InIsTerminal {
 		return usageError(`the interactive UI needs a terminal; run a prompt headless with -p "your prompt"`)
@@ -77,7 +77,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	in.use(conv)
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
-	go in.reportFailedServers(watchCtx)
+	servers.WatchFailures(watchCtx, func(st mcp.Status) { in.ui.Warn(serverFailure(st)) })
 	return in.ui.Run(ctx)
 }
 
@@ -182,19 +182,6 @@ func (in *interactive) setModel(name string) error {
 	in.s.model = name
 	in.agent.SetModel(name)
 	return nil
-}
-
-// reportFailedServers waits for the MCP servers to connect or fail and shows
-// each failure in the UI.
-func (in *interactive) reportFailedServers(ctx context.Context) {
-	if len(in.s.mcpServers) == 0 || !in.servers.Wait(ctx, time.Hour) {
-		return
-	}
-	for _, st := range in.servers.Statuses() {
-		if st.State == mcp.Failed {
-			in.ui.Notice(fmt.Sprintf("MCP server %q failed: %s (mini-claude mcp list shows the servers)", st.Name, st.Problem))
-		}
-	}
 }
 
 func taskLines(state *tool.Session) []string {

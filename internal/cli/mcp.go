@@ -72,9 +72,18 @@ func mcpWait(getenv func(string) string) time.Duration {
 func reportFailedServers(m *mcp.Manager, errOut io.Writer) {
 	for _, st := range m.Statuses() {
 		if st.State == mcp.Failed {
-			fmt.Fprintf(errOut, "Warning: MCP server %q failed: %s\n", st.Name, st.Problem)
+			fmt.Fprintf(errOut, "Warning: %s\n", serverFailure(st))
 		}
 	}
+}
+
+// serverFailure tells, in both modes, which server failed and why, and what
+// it means for its tools.
+func serverFailure(st mcp.Status) string {
+	if st.Lost {
+		return fmt.Sprintf("MCP server %q failed: %s; its tools are no longer available", st.Name, st.Problem)
+	}
+	return fmt.Sprintf("MCP server %q failed: %s; its tools are not available (mini-claude mcp list shows the servers)", st.Name, st.Problem)
 }
 
 // mcpServerEvent is one entry of the init event's mcp_servers.

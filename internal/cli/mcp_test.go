@@ -40,6 +40,23 @@ func TestSettingsSource(t *testing.T) {
 	}
 }
 
+func TestServerFailureSaysWhatBecomesOfTheTools(t *testing.T) {
+	tests := []struct {
+		status mcp.Status
+		want   string
+	}{
+		{mcp.Status{Name: "fs", State: mcp.Failed, Problem: "the server exited (signal: killed) during the session", Lost: true},
+			`MCP server "fs" failed: the server exited (signal: killed) during the session; its tools are no longer available`},
+		{mcp.Status{Name: "db", State: mcp.Failed, Problem: "did not connect within 30s"},
+			`MCP server "db" failed: did not connect within 30s; its tools are not available (mini-claude mcp list shows the servers)`},
+	}
+	for _, tt := range tests {
+		if got := serverFailure(tt.status); got != tt.want {
+			t.Errorf("serverFailure(%+v) = %q, want %q", tt.status, got, tt.want)
+		}
+	}
+}
+
 func TestMCPWait(t *testing.T) {
 	tests := []struct {
 		env  map[string]string

@@ -63,6 +63,9 @@ type Status struct {
 	// Problem says why a failed server failed, with the tail of its stderr,
 	// or what went wrong with a connected one (tools left out).
 	Problem string
+	// Lost says a failed server had connected: its connection ended during
+	// the session and its tools were withdrawn.
+	Lost bool
 	// Tools is the number of tools a connected server offers.
 	Tools int
 }
@@ -71,7 +74,9 @@ type Status struct {
 // in the background, Tools returns the tools of those connected so far, and
 // Close stops them.
 type Manager struct {
-	conns  []*conn
+	conns []*conn
+	// ctx ends when Close begins.
+	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -81,7 +86,7 @@ type Manager struct {
 // Statuses and never holds up the others.
 func Start(servers []Server, limits Limits) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{cancel: cancel}
+	m := &Manager{ctx: ctx, cancel: cancel}
 	for _, cfg := range servers {
 		c := newConn(cfg, limits)
 		m.conns = append(m.conns, c)
@@ -113,6 +118,33 @@ func (m *Manager) Statuses() []Status {
 		statuses[i] = c.status()
 	}
 	return statuses
+}
+
+// WatchFailures calls report with the status of each server that fails, once
+// per server, as it fails: while starting or during the session, before the
+// call or after it. It returns at once; reports stop when ctx ends or Close
+// begins, and come one at a time from goroutines of their own.
+func (m *Manager) WatchFailures(ctx context.Context, report func(Status)) {
+	if m == nil {
+		return
+	}
+	var mu sync.Mutex
+	for _, c := range m.conns {
+		go func() {
+			select {
+			case <-c.failed:
+			case <-ctx.Done():
+				return
+			case <-m.ctx.Done():
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if ctx.Err() == nil && m.ctx.Err() == nil {
+				report(c.status())
+			}
+		}()
+	}
 }
 
 // Wait blocks until every server is connected or failed, d passes, or ctx is

@@ -40,12 +40,16 @@ type conn struct {
 	cfg    Server
 	limits Limits
 	stderr *tailBuffer
-	// settled is closed once the server is connected or has failed.
-	settled chan struct{}
+	// settled is closed once the server is connected or has failed; failed
+	// once it has failed.
+	settled, failed chan struct{}
+	failOnce        sync.Once
 
 	mu      sync.Mutex
 	state   State
 	problem string
+	// lost says the server was connected and its connection ended.
+	lost    bool
 	tools   []tool.Tool
 	session *mcp.ClientSession
 	cmd     *exec.Cmd
@@ -61,7 +65,7 @@ type conn struct {
 
 func newConn(cfg Server, limits Limits) *conn {
 	return &conn{cfg: cfg, limits: limits, stderr: &tailBuffer{}, settled: make(chan struct{}),
-		state: Pending, progress: map[string]tool.Progress{}}
+		failed: make(chan struct{}), state: Pending, progress: map[string]tool.Progress{}}
 }
 
 // start connects and lists the server's tools within the start-up timeout,
@@ -120,14 +124,14 @@ func (c *conn) watch(session *mcp.ClientSession) {
 	if closed {
 		return
 	}
+	problem := "the connection ended during the session"
 	switch exit := c.processExit(); {
 	case exit != "":
-		c.fail("the server exited (" + exit + ") during the session")
+		problem = "the server exited (" + exit + ") during the session"
 	case err != nil:
-		c.fail("the connection ended during the session: " + err.Error())
-	default:
-		c.fail("the connection ended during the session")
+		problem += ": " + err.Error()
 	}
+	c.setFailed(problem, true)
 }
 
 // processExit says how a stdio server's process ended ("exit status 3",
@@ -156,13 +160,17 @@ func (c *conn) callTimeout() time.Duration {
 }
 
 // fail records why the server is unusable, with the end of what it wrote on stderr.
-func (c *conn) fail(problem string) {
+func (c *conn) fail(problem string) { c.setFailed(problem, false) }
+
+// setFailed is fail, lost saying the server had been connected.
+func (c *conn) setFailed(problem string, lost bool) {
 	if tail := c.stderr.String(); tail != "" {
 		problem += "; stderr: " + tail
 	}
 	c.mu.Lock()
-	c.state, c.problem, c.tools = Failed, problem, nil
+	c.state, c.problem, c.tools, c.lost = Failed, problem, nil, lost
 	c.mu.Unlock()
+	c.failOnce.Do(func() { close(c.failed) })
 }
 
 func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, error) {
@@ -362,7 +370,8 @@ func (c *conn) killGroup() {
 func (c *conn) status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Status{Name: c.cfg.Name, Source: c.cfg.Source, Type: c.cfg.Type, State: c.state, Problem: c.problem, Tools: len(c.tools)}
+	return Status{Name: c.cfg.Name, Source: c.cfg.Source, Type: c.cfg.Type, State: c.state, Problem: c.problem,
+		Lost: c.lost, Tools: len(c.tools)}
 }
 
 // currentTools returns the tools of a connected server.

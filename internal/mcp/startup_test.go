@@ -98,17 +98,22 @@ func TestHangingServerDelaysNothingAndIsKilledAtClose(t *testing.T) {
 	}
 }
 
-func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
-	s := mcptest.Find(t)
-	m := startSettled(t, testLimits, everythingStdio(s))
-	mustConnect(t, m)
-	c := m.conns[0]
+// killServer kills a stdio server's process, as a crash would.
+func killServer(t *testing.T, c *conn) {
+	t.Helper()
 	c.mu.Lock()
 	pid := c.cmd.Process.Pid
 	c.mu.Unlock()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
+	s := mcptest.Find(t)
+	m := startSettled(t, testLimits, everythingStdio(s))
+	mustConnect(t, m)
+	killServer(t, m.conns[0])
 	for deadline := time.Now().Add(5 * time.Second); m.Statuses()[0].State != Failed; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("status after the process was killed: %+v", m.Statuses()[0])
@@ -116,5 +121,56 @@ func TestServerThatDiesIsReportedAndItsToolsWithdrawn(t *testing.T) {
 	}
 	if st := m.Statuses()[0]; !strings.Contains(st.Problem, "exited (signal: killed) during the session") || len(m.Tools()) != 0 {
 		t.Errorf("status = %+v with %d tools, want failed saying the process was killed, and no tools", st, len(m.Tools()))
+	}
+}
+
+func TestWatchFailuresReportsEachFailureOnceAsItHappens(t *testing.T) {
+	s := mcptest.Find(t)
+	m := Start([]Server{
+		{Name: "early", Type: TransportStdio, Command: "false"},
+		{Name: "late", Type: TransportStdio, Command: "sh", Args: []string{"-c", "sleep 0.5; echo no database >&2; exit 2"}},
+		{Name: "hang", Type: TransportStdio, Command: "sleep", Args: []string{"60"}},
+		everythingStdio(s),
+	}, testLimits)
+	reports := make(chan Status, 10)
+	if st := m.Statuses()[1]; st.State != Pending {
+		t.Fatalf("late = %+v before the watch began, want pending", st)
+	}
+	m.WatchFailures(context.Background(), func(st Status) { reports <- st })
+	next := func() Status {
+		t.Helper()
+		select {
+		case st := <-reports:
+			return st
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no failure reported; statuses %+v", m.Statuses())
+			return Status{}
+		}
+	}
+	got := map[string]Status{}
+	for range 2 {
+		st := next()
+		got[st.Name] = st
+	}
+	if st := got["early"]; st.State != Failed || st.Lost {
+		t.Errorf("early = %+v, want failed at start", st)
+	}
+	if st := got["late"]; st.State != Failed || st.Lost || !strings.Contains(st.Problem, "no database") {
+		t.Errorf("late = %+v, want failed at start, with its stderr", st)
+	}
+	for deadline := time.Now().Add(30 * time.Second); m.Statuses()[3].State != Connected; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("everything did not connect: %+v", m.Statuses()[3])
+		}
+	}
+	killServer(t, m.conns[3])
+	if st := next(); st.Name != "everything" || !st.Lost || !strings.Contains(st.Problem, "exited (signal: killed) during the session") {
+		t.Errorf("after the kill: %+v, want everything lost, saying it was killed", st)
+	}
+	m.Close()
+	select {
+	case st := <-reports:
+		t.Errorf("reported %+v again, or a server the session closed", st)
+	case <-time.After(300 * time.Millisecond):
 	}
 }

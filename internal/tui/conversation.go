@@ -82,6 +82,8 @@ type toolCall struct {
 	progress *tool.ProgressEvent
 	output   any
 	message  string
+	// sub is the sub-agent an Agent call started, nil for other calls.
+	sub *subAgentRun
 }
 
 // conversation is the list of blocks and the scroll position.
@@ -218,8 +220,14 @@ func (c *conversation) toolFinished(id string, result llm.ContentBlock, output a
 			call.output = text
 		}
 	}
-	b.live = false
-	b.cache, b.height = nil, 0
+	b.refresh()
+}
+
+// refresh has a tool block drawn anew: it stays live while its call or the
+// sub-agent the call started runs, and is cached again once both ended.
+func (b *block) refresh() {
+	b.live = b.call.state <= toolRunning || b.call.sub.running()
+	b.cacheWidth, b.height = 0, 0
 }
 
 func resultText(b llm.ContentBlock) string {

@@ -13,37 +13,15 @@ import (
 )
 
 // sessionEvent shows the events that are not part of a message: sub-agents
-// starting and finishing, and compactions.
+// and their tool calls, and compactions.
 func (m *model) sessionEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.SubAgentStarted:
-		name := e.Type
-		if e.Description != "" {
-			name += ": " + e.Description
-		}
-		m.subAgents[e.AgentID] = name
-		started := "Agent " + name + " started"
-		if e.Background {
-			started += " in the background"
-		}
-		m.conv.add(&block{kind: blockNotice, text: started})
+		m.subAgentStarted(e)
+	case agent.SubAgentEvent:
+		m.conv.subAgentEvent(e)
 	case agent.SubAgentFinished:
-		name := m.subAgents[e.AgentID]
-		delete(m.subAgents, e.AgentID)
-		uses := fmt.Sprintf("%d tool uses", e.ToolUses)
-		if e.ToolUses == 1 {
-			uses = "1 tool use"
-		}
-		line := fmt.Sprintf("Agent %s finished · %s · %s", name, uses, e.Result.Duration.Round(100*time.Millisecond))
-		kind := blockNotice
-		if e.Result.Outcome != agent.Completed {
-			line = fmt.Sprintf("Agent %s stopped: %s", name, outcomeText(e.Result))
-			kind = blockError
-		}
-		m.conv.add(&block{kind: kind, text: line})
-		if e.Background {
-			m.reportsPending = true
-		}
+		m.subAgentFinished(e)
 	case agent.MentionAttached:
 		verb := "Read"
 		if e.Directory {

@@ -187,7 +187,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.compactDone(msg.err)
 		return m, m.deliverReports()
 	case noticeMsg:
-		m.info(msg.text)
+		if msg.warning {
+			m.conv.add(&block{kind: blockError, text: msg.text})
+		} else {
+			m.info(msg.text)
+		}
 		return m, nil
 	case shellDoneMsg:
 		m.shellCancel = nil

@@ -182,6 +182,9 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 	case toolInterrupted:
 		body = tool.Styled("Interrupted by the user", tool.StyleError)
 	}
+	if c.sub != nil {
+		body = r.subAgentBody(c, body, o)
+	}
 	lines := []string{title}
 	for i, l := range styleText(body) {
 		prefix := "     "

@@ -136,13 +136,22 @@ func (u *UI) Ask(ctx context.Context, p permission.Prompt) (permission.Answer, e
 }
 
 // Notice shows a line of information in the conversation; it may be called
-// from any goroutine, such as one watching the MCP servers connect.
+// from any goroutine.
 func (u *UI) Notice(text string) {
-	u.program.Send(noticeMsg{text})
+	u.program.Send(noticeMsg{text: text})
 }
 
-// noticeMsg carries a Notice into the program.
-type noticeMsg struct{ text string }
+// Warn shows an error line in the conversation, such as an MCP server that
+// failed; it may be called from any goroutine.
+func (u *UI) Warn(text string) {
+	u.program.Send(noticeMsg{text: text, warning: true})
+}
+
+// noticeMsg carries a Notice, or a warning, into the program.
+type noticeMsg struct {
+	text    string
+	warning bool
+}
 
 // eventMsg carries an agent event into the program.
 type eventMsg struct{ event agent.Event }

@@ -43,9 +43,11 @@ func description(types []Type) string {
 	return b.String()
 }
 
-// described is the Agent tool with a description that lists a session's types.
+// described is the Agent tool with a description that lists a session's
+// types; it draws its calls as the tool does.
 type described struct {
 	tool.Tool
+	tool.Renderer
 	text string
 }
 
@@ -62,7 +64,7 @@ func Describe(pool []tool.Tool, types []Type) []tool.Tool {
 	out := make([]tool.Tool, len(pool))
 	for i, t := range pool {
 		if t.Name() == Name {
-			t = described{Tool: t, text: description(types)}
+			t = described{Tool: t, Renderer: tool.RendererOf(t), text: description(types)}
 		}
 		out[i] = t
 	}

@@ -128,6 +128,8 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	ValidateInput:     validate,
 	Call:              call,
 	MapResult:         content,
+	RenderUse:         renderUse,
+	RenderResult:      renderResult,
 })
 
 func validate(_ context.Context, in Input, env *tool.Env) error {
