@@ -80,11 +80,8 @@ type toolCall struct {
 	started  time.Time
 	took     time.Duration
 	progress *tool.ProgressEvent
-	// output is the tool's typed result until the result is first drawn;
-	// drawn then holds it rendered without a width, condensed and full.
-	output  any
-	drawn   *[2]tool.Text
-	message string
+	output   any
+	message  string
 	// sub is the sub-agent an Agent call started, nil for other calls.
 	sub *subAgentRun
 }

@@ -171,7 +171,7 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 		}
 		body = rend.RenderProgress(c.input, ev, time.Since(c.started), o)
 	case toolDone:
-		body = tool.ClipLines(drawnResult(c, rend, full), o.Width)
+		body = rend.RenderResult(c.input, c.output, o)
 	case toolFailed:
 		body = rend.RenderError(c.input, c.message, o)
 	case toolRejected:
@@ -194,25 +194,6 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 		lines = append(lines, prefix+l)
 	}
 	return lines
-}
-
-// drawnResult is a finished call's result drawn without a width, condensed or
-// full. Both are drawn the first time either is needed and the tool's output
-// is then let go: an Edit's or a Write's output holds the whole file it
-// changed, and a long session should keep only what it can show. The hooks
-// only clip to the width, so clipping the drawing later gives the same lines.
-func drawnResult(c *toolCall, rend tool.Renderer, full bool) tool.Text {
-	if c.drawn == nil {
-		c.drawn = &[2]tool.Text{
-			rend.RenderResult(c.input, c.output, tool.RenderOptions{}),
-			rend.RenderResult(c.input, c.output, tool.RenderOptions{Full: true}),
-		}
-		c.output = nil
-	}
-	if full {
-		return c.drawn[1]
-	}
-	return c.drawn[0]
 }
 
 // shellLines draws a "!command" and its output, condensed unless full.

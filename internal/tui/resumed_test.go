@@ -210,35 +210,3 @@ func helpText(m *model) string {
 	m.cmdHelp("")
 	return m.conv.blocks[len(m.conv.blocks)-1].body
 }
-
-// TestAFinishedCallKeepsItsDrawingNotItsOutput: an Edit's output holds the
-// whole file it changed; once the result is drawn the UI lets it go, and the
-// result still draws the same at every width, condensed and full.
-func TestAFinishedCallKeepsItsDrawingNotItsOutput(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "big.txt")
-	if err := os.WriteFile(path, []byte(strings.Repeat("filler line\n", 5000)+"needle\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}
-	runCall(t, env, read.Tool, "r1", `{"file_path":"`+path+`"}`)
-	c := runCall(t, env, edit.Tool, "e1", `{"file_path":"`+path+`","old_string":"needle","new_string":"pin"}`)
-	m := withTools(testModel(t, Options{}), edit.Tool)
-	m.Update(eventMsg{agent.ToolQueued{ID: "e1", Name: "Edit", Input: c.use.Input}})
-	m.Update(eventMsg{agent.ToolFinished{ID: "e1", Name: "Edit", Result: c.result, Output: c.output}})
-	call := m.conv.tools["e1"].call
-	o := tool.RenderOptions{Width: 60}
-	want := tool.ClipLines(tool.RendererOf(edit.Tool).RenderResult(call.input, c.output, o), o.Width)
-	wantFull := tool.ClipLines(tool.RendererOf(edit.Tool).RenderResult(call.input, c.output, tool.RenderOptions{Width: 60, Full: true}), o.Width)
-	screenOf(m)
-	if call.output != nil {
-		t.Error("the Edit's output, with the whole file, is still held after its result was drawn")
-	}
-	rend := tool.RendererOf(edit.Tool)
-	if got := tool.ClipLines(drawnResult(call, rend, false), o.Width); got.String() != want.String() {
-		t.Errorf("condensed result drawn as\n%s\nwant\n%s", got, want)
-	}
-	if got := tool.ClipLines(drawnResult(call, rend, true), o.Width); got.String() != wantFull.String() {
-		t.Errorf("full result drawn as\n%s\nwant\n%s", got, wantFull)
-	}
-}
