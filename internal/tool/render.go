@@ -171,6 +171,14 @@ type Renderer interface {
 	RenderError(input json.RawMessage, message string, o RenderOptions) Text
 }
 
+// Slimmer is implemented by an output that holds more than its tool's
+// result hooks draw from, such as the whole file a Write replaced. Slim
+// returns the output, of the same type, with only what they draw; the UI
+// keeps that for the rest of the session instead of the whole output.
+type Slimmer interface {
+	Slim() any
+}
+
 // RendererOf returns t's renderer, or the generic one for a Tool that has none
 // (a tool not made by Build).
 func RendererOf(t Tool) Renderer {

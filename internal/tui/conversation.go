@@ -215,6 +215,9 @@ func (c *conversation) toolFinished(id string, result llm.ContentBlock, output a
 	case result.IsError:
 		call.state, call.message = toolFailed, text
 	default:
+		if s, ok := output.(tool.Slimmer); ok {
+			output = s.Slim()
+		}
 		call.state, call.output = toolDone, output
 		if output == nil {
 			call.output = text

@@ -210,3 +210,29 @@ func helpText(m *model) string {
 	m.cmdHelp("")
 	return m.conv.blocks[len(m.conv.blocks)-1].body
 }
+
+// TestAFinishedEditKeepsNotTheWholeFile: an Edit's output holds the whole
+// file it changed; the UI keeps the slim output its hooks draw from.
+func TestAFinishedEditKeepsNotTheWholeFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat("filler line\n", 5000)+"needle\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}
+	runCall(t, env, read.Tool, "r1", `{"file_path":"`+path+`"}`)
+	c := runCall(t, env, edit.Tool, "e1", `{"file_path":"`+path+`","old_string":"needle","new_string":"pin"}`)
+	if c.output.(edit.Output).OriginalFile == "" {
+		t.Fatal("the Edit's output lacks the original file")
+	}
+	m := withTools(testModel(t, Options{}), edit.Tool)
+	m.Update(eventMsg{agent.ToolQueued{ID: "e1", Name: "Edit", Input: c.use.Input}})
+	m.Update(eventMsg{agent.ToolFinished{ID: "e1", Name: "Edit", Result: c.result, Output: c.output}})
+	kept, ok := m.conv.tools["e1"].call.output.(edit.Output)
+	if !ok || kept.OriginalFile != "" || len(kept.StructuredPatch) == 0 {
+		t.Errorf("the UI keeps %#v, want the Edit's output without the original file", m.conv.tools["e1"].call.output)
+	}
+	if s := screenOf(m); !strings.Contains(s, "5001 + pin") {
+		t.Errorf("the kept output does not draw the change:\n%s", s)
+	}
+}

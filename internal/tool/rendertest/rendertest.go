@@ -90,3 +90,23 @@ func section(b *strings.Builder, label string, text tool.Text, width int) {
 		b.WriteString(s + "\n")
 	}
 }
+
+// CheckSlim fails t unless output is a tool.Slimmer whose slim output draws
+// the same result as output itself, condensed and full, at every width.
+func CheckSlim(t *testing.T, tl tool.Tool, input json.RawMessage, output any) {
+	t.Helper()
+	s, ok := output.(tool.Slimmer)
+	if !ok {
+		t.Fatalf("%T is not a tool.Slimmer", output)
+	}
+	slim := s.Slim()
+	r := tool.RendererOf(tl)
+	for _, width := range Widths {
+		for _, full := range []bool{false, true} {
+			o := tool.RenderOptions{Width: width, Full: full}
+			if got, want := r.RenderResult(input, slim, o).String(), r.RenderResult(input, output, o).String(); got != want {
+				t.Errorf("the slim output draws, at %d columns (full %v),\n%s\nwant\n%s", width, full, got, want)
+			}
+		}
+	}
+}

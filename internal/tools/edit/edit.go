@@ -51,6 +51,13 @@ type Output struct {
 // maxFileSize is the largest file Edit reads; larger ones are refused before reading.
 const maxFileSize = 1 << 30
 
+// Slim drops the original file, which the result hooks do not draw: they
+// draw the structured patch.
+func (o Output) Slim() any {
+	o.OriginalFile = ""
+	return o
+}
+
 const description = `Replaces exact text in a file.
 
 - Read the file in this conversation before editing it (a part of it is enough), or the call fails.

@@ -48,6 +48,16 @@ type Output struct {
 	UserModified bool `json:"userModified"`
 }
 
+// Slim drops what the result hooks do not draw: the former content, and the
+// new content of a replaced file, which they draw from the structured patch.
+func (o Output) Slim() any {
+	o.OriginalFile = nil
+	if o.Type == KindUpdate {
+		o.Content = ""
+	}
+	return o
+}
+
 const description = `Writes a file to the local filesystem, creating missing parent directories. An existing file is replaced.
 
 - Use it for new files and for complete rewrites. For a change to part of a file, use Edit: it sends only the change.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
@@ -270,6 +271,7 @@ func TestWriteOutputIsClaudeCodes(t *testing.T) {
 			if s := strings.ReplaceAll(string(got), env.Cwd, "$DIR"); s != tt.want {
 				t.Errorf("output\n got %s\nwant %s", s, tt.want)
 			}
+			rendertest.CheckSlim(t, Tool, raw, res.Output)
 		})
 	}
 }
