@@ -4,15 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
-// How the UI draws an Edit call: the path as the title; while it waits,
-// old_string against new_string as a coloured diff placed where old_string
-// is in the file; once applied, the output's patch under a summary. Each is
-// condensed unless expanded.
+// How the UI draws an Edit call: the path as the title; while it waits, the
+// change it would make to the file as a coloured diff; once applied, the
+// output's patch under a summary. Each is condensed unless expanded.
 
 func renderUse(in Input) string {
 	if in.ReplaceAll {
@@ -21,16 +22,11 @@ func renderUse(in Input) string {
 	return in.FilePath
 }
 
-// renderQueued is the diff shown while the call waits for approval:
-// old_string against new_string, widened to whole lines and numbered from
-// the file when old_string is found there.
+// renderQueued is the diff shown while the call waits for approval: the
+// change the edit would make to the file as it is now, with its context and
+// line numbers, as the finished call will show it.
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
-	at := find(in.FilePath, in.OldString)
-	hunks := patch.Compute(withNewline(at.prefix+in.OldString+at.suffix), withNewline(at.prefix+in.NewString+at.suffix))
-	for i := range hunks {
-		hunks[i].OldStart += at.line - 1
-		hunks[i].NewStart += at.line - 1
-	}
+	hunks := pendingChange(in)
 	head := tool.Line{{Text: tool.DiffStat(hunks), Style: tool.StyleDim}}
 	return append(tool.Text{head}, tool.Diff(in.FilePath, hunks, o)...)
 }
@@ -41,46 +37,36 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	return append(tool.Text{head}, tool.Diff(out.FilePath, out.StructuredPatch, o)...)
 }
 
-// maxNumberedFile is the largest file read to place a diff.
-const maxNumberedFile = 8 << 20
+// maxPreviewedFile is the largest file read to preview an edit in place.
+const maxPreviewedFile = 8 << 20
 
-// spot is where a text sits in a file: its first line's number and the rest
-// of the lines it starts and ends in.
-type spot struct {
-	line           int
-	prefix, suffix string
+// pendingChange is the patch the edit would make to the file as it is now;
+// old_string against new_string when the file cannot be read, is too large
+// or does not hold old_string (the call will then fail and say why).
+func pendingChange(in Input) []patch.Hunk {
+	if content, ok := previewable(in.FilePath); ok {
+		if after, _, err := apply(in.FilePath, content, in, false); err == nil {
+			return patch.Compute(fileaccess.ConvertLineEndings(content, fileaccess.LF), fileaccess.ConvertLineEndings(after, fileaccess.LF))
+		}
+	}
+	return patch.Compute(withNewline(in.OldString), withNewline(in.NewString))
 }
 
-// find locates text in the file; a file that cannot be read or does not hold
-// it gives line 1 and no surrounding text.
-func find(path, text string) spot {
-	none := spot{line: 1}
-	if text == "" || !filepath.IsAbs(path) {
-		return none
+// previewable is the text of the regular file at the absolute path, when it
+// is small enough to preview an edit in.
+func previewable(path string) (string, bool) {
+	if !filepath.IsAbs(path) {
+		return "", false
 	}
 	info, err := os.Stat(path)
-	if err != nil || info.Size() > maxNumberedFile {
-		return none
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPreviewedFile {
+		return "", false
 	}
 	data, err := os.ReadFile(path)
-	if err != nil {
-		return none
+	if err != nil || !utf8.Valid(data) {
+		return "", false
 	}
-	content := string(data)
-	i := strings.Index(content, text)
-	if i < 0 {
-		return none
-	}
-	start := strings.LastIndexByte(content[:i], '\n') + 1
-	end := len(content)
-	if !strings.HasSuffix(text, "\n") {
-		if j := strings.IndexByte(content[i+len(text):], '\n'); j >= 0 {
-			end = i + len(text) + j
-		}
-	} else {
-		end = i + len(text)
-	}
-	return spot{line: strings.Count(content[:i], "\n") + 1, prefix: content[start:i], suffix: content[i+len(text) : end]}
+	return string(data), true
 }
 
 func withNewline(s string) string {
