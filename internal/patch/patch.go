@@ -31,9 +31,30 @@ type Hunk struct {
 // they are equal. As in Claude Code, leading tabs are shown as two spaces
 // each, and a change that could sit at several places sits at the last.
 func Compute(before, after string) []Hunk {
-	r := differing(before, after)
+	if h, ok := differing(before, after).hunks(); ok {
+		return h
+	}
+	h, _ := region{before: before, after: after}.hunks()
+	return h
+}
+
+// hunks diffs the region. It reports false when a change sits within
+// Context lines of a part cut off the texts (the diff placed it, or slid
+// it, past where the texts first or last differ): the text cut off gives
+// it context and might have let it slide further, so the caller diffs the
+// whole texts instead.
+func (r region) hunks() ([]Hunk, bool) {
 	a, b := lines(r.before), lines(r.after)
-	return hunks(a, b, settle(a, b, lcs.DiffLines(a, b)), r.line)
+	diffs := settle(a, b, lcs.DiffLines(a, b))
+	if len(diffs) == 0 {
+		return hunks(a, b, diffs, r.line), true
+	}
+	first, last := diffs[0], diffs[len(diffs)-1]
+	if r.line > 0 && min(first.Start, first.ReplStart) < Context ||
+		r.cut && (last.End > len(a)-Context || last.ReplEnd > len(b)-Context) {
+		return nil, false
+	}
+	return hunks(a, b, diffs, r.line), true
 }
 
 // Count returns how many lines the hunks add and remove.
@@ -53,10 +74,12 @@ func Count(hunks []Hunk) (added, removed int) {
 }
 
 // region is the part of two texts that holds their differences and Context
-// lines around them; line is the number of lines before it.
+// lines around them; line is the number of lines before it, and cut says
+// that lines after it were left out.
 type region struct {
 	before, after string
 	line          int
+	cut           bool
 }
 
 // differing cuts the common beginning and end off two texts, at line
@@ -96,7 +119,8 @@ func differing(before, after string) region {
 		}
 		extra += i + 1
 	}
-	return region{before: before[start : endA+extra], after: after[start : endB+extra], line: strings.Count(before[:start], "\n")}
+	return region{before: before[start : endA+extra], after: after[start : endB+extra], line: strings.Count(before[:start], "\n"),
+		cut: endA+extra < len(before)}
 }
 
 func lineStart(s string, i int) bool { return i == 0 || s[i-1] == '\n' }

@@ -140,3 +140,71 @@ func apply(t *testing.T, before string, hunks []Hunk) string {
 	}
 	return out.String()
 }
+
+// TestCuttingTheCommonEndsKeepsEveryHunkWhole makes small changes to random
+// texts; the hunks diffed on the part that differs must rebuild the new
+// text, change as many lines as the whole texts' hunks, and give every
+// change its full context (cut-off lines included), as Claude Code's do.
+// Where a change could sit is not compared: equally short diffs of the part
+// and of the whole may place an ambiguous change differently.
+func TestCuttingTheCommonEndsKeepsEveryHunkWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func() string { return []string{"a\n", "b\n", "\n", "\n", "x\n"}[rng.IntN(5)] }
+	for i := range 20000 {
+		var lines []string
+		for range 5 + rng.IntN(40) {
+			lines = append(lines, pick())
+		}
+		before := strings.Join(lines, "")
+		for range 1 + rng.IntN(3) {
+			at := rng.IntN(len(lines) + 1)
+			switch rng.IntN(3) {
+			case 0:
+				lines = append(lines[:at], append([]string{pick()}, lines[at:]...)...)
+			case 1:
+				if at < len(lines) {
+					lines = append(lines[:at], lines[at+1:]...)
+				}
+			default:
+				if at < len(lines) {
+					lines[at] = pick()
+				}
+			}
+		}
+		after := strings.Join(lines, "")
+		got := Compute(before, after)
+		whole, _ := region{before: before, after: after}.hunks()
+		if rebuilt := apply(t, before, got); rebuilt != after {
+			t.Fatalf("case %d: %q to %q rebuilt as %q from %v", i, before, after, rebuilt, got)
+		}
+		gotAdded, gotRemoved := Count(got)
+		if added, removed := Count(whole); gotAdded != added || gotRemoved != removed {
+			t.Fatalf("case %d: %q to %q: +%d -%d, the whole texts' hunks +%d -%d", i, before, after, gotAdded, gotRemoved, added, removed)
+		}
+		oldLines := strings.Count(before, "\n")
+		for _, h := range got {
+			lead, trail := contextAround(h)
+			if lead < Context && h.OldStart > 1 || trail < Context && h.OldStart+h.OldLines-1 < oldLines {
+				t.Fatalf("case %d: %q to %q: hunk %+v has %d lines of context before and %d after", i, before, after, h, lead, trail)
+			}
+		}
+	}
+}
+
+// contextAround counts the unchanged lines before a hunk's first change and
+// after its last.
+func contextAround(h Hunk) (lead, trail int) {
+	var marks []byte
+	for _, l := range h.Lines {
+		if l != NoNewline {
+			marks = append(marks, l[0])
+		}
+	}
+	for lead < len(marks) && marks[lead] == ' ' {
+		lead++
+	}
+	for trail < len(marks) && marks[len(marks)-1-trail] == ' ' {
+		trail++
+	}
+	return lead, trail
+}
