@@ -25,7 +25,7 @@ type Segment struct {
 
 // maxSource is the most source text coloured at once; larger sources are left
 // plain, so drawing a huge file never waits on the lexer.
-const maxSource = 32 << 10
+const maxSource = 16 << 10
 
 // maxEmptyTokens is how many empty tokens in a row show that a lexer is stuck
 // without consuming its input (chroma's Jungle lexer does that on some

@@ -28,12 +28,12 @@ var (
 )
 
 // renderMarkdown draws src as terminal lines no wider than width, its code
-// blocks in syntax colour when colour is set: a message still streaming is
-// drawn again at every delta, so its code is coloured once it is finished.
-func renderMarkdown(src string, width int, colour bool) []string {
+// blocks in syntax colour. A message still streaming is drawn as plain
+// wrapped text, so this runs once it is finished.
+func renderMarkdown(src string, width int) []string {
 	source := []byte(src)
 	doc := goldmark.DefaultParser().Parse(text.NewReader(source))
-	w := &mdWriter{src: source, colour: colour}
+	w := &mdWriter{src: source}
 	lines := w.blocks(doc, max(10, width))
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -44,10 +44,7 @@ func renderMarkdown(src string, width int, colour bool) []string {
 	return lines
 }
 
-type mdWriter struct {
-	src    []byte
-	colour bool
-}
+type mdWriter struct{ src []byte }
 
 // blocks draws the block children of n, a blank line between them.
 func (w *mdWriter) blocks(n ast.Node, width int) []string {
@@ -131,7 +128,10 @@ func (w *mdWriter) code(n ast.Node, width int) []string {
 		src.Write(seg.Value(w.src))
 	}
 	var colours [][]highlight.Segment
-	if fenced, ok := n.(*ast.FencedCodeBlock); ok && w.colour {
+	if src.Len() == 0 {
+		return nil
+	}
+	if fenced, ok := n.(*ast.FencedCodeBlock); ok {
 		colours = highlight.Language(string(fenced.Language(w.src)), src.String())
 	}
 	out := make([]string, 0, lines.Len())

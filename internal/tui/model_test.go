@@ -293,7 +293,7 @@ func TestSlashCommands(t *testing.T) {
 }
 
 func TestMarkdown(t *testing.T) {
-	got := ansi.Strip(strings.Join(renderMarkdown("# Title\n\nSome **bold** and `code`.\n\n- a\n- b\n\n```\nx := 1\n```", 40, true), "\n"))
+	got := ansi.Strip(strings.Join(renderMarkdown("# Title\n\nSome **bold** and `code`.\n\n- a\n- b\n\n```\nx := 1\n```", 40), "\n"))
 	for _, want := range []string{"Title", "Some bold and code.", "• a\n• b", "  x := 1"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, got)
@@ -301,8 +301,16 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+func TestAnEmptyCodeBlockDrawsNoLine(t *testing.T) {
+	for _, l := range renderMarkdown("before\n\n```go\n```\n\nafter", 40) {
+		if l != "before" && l != "after" && l != "" {
+			t.Errorf("an empty code block drew the line %q", l)
+		}
+	}
+}
+
 func TestMarkdownCodeBlocksAreColouredByTheirLanguage(t *testing.T) {
-	lines := renderMarkdown("```go\nfunc f() {}\n```\n\n```\nfunc g() {}\n```", 40, true)
+	lines := renderMarkdown("```go\nfunc f() {}\n```\n\n```\nfunc g() {}\n```", 40)
 	var labelled, plain string
 	for _, l := range lines {
 		switch text := ansi.Strip(l); text {

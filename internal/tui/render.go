@@ -67,7 +67,7 @@ func (r *renderer) block(b *block, width int, full bool) []string {
 		if b.live {
 			return prefixed(wrap(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
 		}
-		return prefixed(renderMarkdown(b.text, width-2, !b.live), "● ", "  ", lipgloss.NewStyle())
+		return prefixed(renderMarkdown(b.text, width-2), "● ", "  ", lipgloss.NewStyle())
 	case blockTool:
 		return r.toolLines(b.call, width, full)
 	case blockNotice:
@@ -95,7 +95,7 @@ func compactLines(b *block, width int, full bool) []string {
 	if !full {
 		return lines
 	}
-	return append(lines, prefixed(renderMarkdown(summaryMarkdown(b.body), width-5, true), dimStyle.Render("  ⎿  "), "     ", lipgloss.NewStyle())...)
+	return append(lines, prefixed(renderMarkdown(summaryMarkdown(b.body), width-5), dimStyle.Render("  ⎿  "), "     ", lipgloss.NewStyle())...)
 }
 
 // sectionTag is a line that opens or closes a tagged section of a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
 // How the UI draws a Write call: the path as the title; while it waits (and
@@ -22,7 +23,7 @@ const maxDiffedFile = 8 << 20
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 	if before, ok := current(in.FilePath); ok {
-		hunks := patch.Compute(before, withNewline(in.Content))
+		hunks := patch.Compute(fileaccess.ConvertLineEndings(before, fileaccess.LF), in.Content)
 		stat := tool.DiffStat(hunks)
 		head := tool.Line{{Text: "Overwrite: " + strings.ToLower(stat[:1]) + stat[1:], Style: tool.StyleDim}}
 		return append(tool.Text{head}, tool.Diff(in.FilePath, hunks, o)...)

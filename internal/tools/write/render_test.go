@@ -58,3 +58,18 @@ func TestQueuedRewriteIsADiffAgainstTheFile(t *testing.T) {
 		t.Errorf("queued rewrite:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestOverwritePreviewOfACRLFFileShowsOnlyTheChange: the file keeps its CRLF
+// line breaks, so the preview compares content, not line endings, as the
+// result's patch does.
+func TestOverwritePreviewOfACRLFFileShowsOnlyTheChange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.txt")
+	if err := os.WriteFile(path, []byte("one\r\ntwo\r\nthree\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := renderQueued(Input{FilePath: path, Content: "one\nTWO\nthree\n"}, tool.RenderOptions{Width: 80}).String()
+	want := "Overwrite: added 1 line, removed 1 line\n    1   one\n    2 - two\n    2 + TWO\n    3   three\n"
+	if got != want {
+		t.Errorf("preview\n%s\nwant\n%s", got, want)
+	}
+}
