@@ -82,6 +82,10 @@ type toolCall struct {
 	progress *tool.ProgressEvent
 	output   any
 	message  string
+	// queued is the call's drawing while it waits, for queuedFor: an Edit's
+	// or a Write's reads the file and diffs it, too slow for every frame.
+	queued    tool.Text
+	queuedFor *tool.RenderOptions
 	// sub is the sub-agent an Agent call started, nil for other calls.
 	sub *subAgentRun
 }
@@ -179,7 +183,7 @@ func (c *conversation) toolInput(id, name, partial string) {
 
 func (c *conversation) toolQueued(id, name string, input json.RawMessage) {
 	b := c.toolBlock(id, name)
-	b.call.input, b.call.state = input, toolQueued
+	b.call.input, b.call.state, b.call.queuedFor = input, toolQueued, nil
 }
 
 func (c *conversation) toolStarted(id string) {

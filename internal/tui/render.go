@@ -163,7 +163,10 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 	var body tool.Text
 	switch c.state {
 	case toolQueued:
-		body = rend.RenderQueued(c.input, o)
+		if c.queuedFor == nil || *c.queuedFor != o {
+			c.queued, c.queuedFor = rend.RenderQueued(c.input, o), &o
+		}
+		body = c.queued
 	case toolRunning:
 		ev := tool.ProgressEvent{}
 		if c.progress != nil {

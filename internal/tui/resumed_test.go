@@ -236,3 +236,36 @@ func TestAFinishedEditKeepsNotTheWholeFile(t *testing.T) {
 		t.Errorf("the kept output does not draw the change:\n%s", s)
 	}
 }
+
+// TestAWaitingCallIsDrawnOncePerWidth: an Edit's or a Write's drawing while
+// it waits reads and diffs the file, so frames reuse it until the width
+// changes.
+func TestAWaitingCallIsDrawnOncePerWidth(t *testing.T) {
+	type in struct {
+		FilePath string `json:"file_path"`
+	}
+	draws := 0
+	slow := tool.MustBuild(tool.Def[in, string]{
+		Name: "Slow", Description: "draws slowly", MaxResultSizeChars: 100,
+		Call: func(context.Context, in, *tool.Env, tool.Progress) (string, error) { return "", nil },
+		RenderQueued: func(in, tool.RenderOptions) tool.Text {
+			draws++
+			return tool.Styled("the diff", tool.StylePlain)
+		},
+	})
+	m := withTools(testModel(t, Options{}), slow)
+	m.Update(eventMsg{agent.ToolQueued{ID: "s1", Name: "Slow", Input: json.RawMessage(`{"file_path":"/x"}`)}})
+	for range 5 {
+		if s := screenOf(m); !strings.Contains(s, "the diff") {
+			t.Fatalf("the waiting call is not drawn:\n%s", s)
+		}
+	}
+	if draws != 1 {
+		t.Errorf("5 frames drew the waiting call %d times, want once", draws)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 70, Height: 30})
+	screenOf(m)
+	if draws != 2 {
+		t.Errorf("after a resize the waiting call was drawn %d times in all, want 2", draws)
+	}
+}
