@@ -8,8 +8,9 @@ import (
 
 // TestTUIResumeDrawsToolResults runs a Read and an Edit headless, then
 // resumes the session in the UI: the calls are drawn by their tools from
-// the outputs the transcript kept (the Read shows the file as it was read,
-// not as it is now), condensed, and in full with ctrl+o.
+// the outputs the transcript kept (the Edit shows the change it made, not
+// the file as it is now), condensed, and in full with ctrl+o; as in Claude
+// Code, the transcript keeps no Read's content, so none is shown.
 func TestTUIResumeDrawsToolResults(t *testing.T) {
 	r := newRun(t)
 	file := pushGreetingEdit(r)
@@ -22,7 +23,9 @@ func TestTUIResumeDrawsToolResults(t *testing.T) {
 		t.Fatalf("the Read result is not condensed:\n%s", shot)
 	}
 	s.keys("C-o")
-	s.waitFor("2 world", "- world", "+ there")
+	if shot := s.waitFor("Read 3 lines", "- world", "+ there"); strings.Contains(shot, "2 world") {
+		t.Fatalf("the resumed Read shows content the transcript should not keep:\n%s", shot)
+	}
 }
 
 // TestTUICompactSummary compacts, opens the summary with ctrl+o, and finds it

@@ -409,3 +409,30 @@ func TestCompactBoundaryDropsEarlierResults(t *testing.T) {
 		t.Errorf("after the boundary: results %v, %d messages", loaded.Results, len(loaded.Messages))
 	}
 }
+
+// bulkyOutput is an output with a storage form, like a Read's or an Edit's.
+type bulkyOutput struct{ Kept, Bulk string }
+
+func (b bulkyOutput) ForStorage() any {
+	b.Bulk = ""
+	return b
+}
+
+// TestOutputsAreStoredInTheirStorageForm: as Claude Code's transcripts, ours
+// keep a Read's or an Edit's output without the file it holds.
+func TestOutputsAreStoredInTheirStorageForm(t *testing.T) {
+	tr, err := Create(Config{Project: setup(t), ID: NewID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []llm.Message{user(llm.TextBlock("read")), assistant(use("r1", "Read", `{}`)), user(result("r1", "1\tbig file", false))}
+	tr.OnEvent(agent.UserMessage{Message: msgs[0]})
+	tr.OnEvent(agent.AssistantMessage{Message: msgs[1]})
+	tr.OnEvent(agent.ToolFinished{ID: "r1", Name: "Read", Result: msgs[2].Content[0], Output: bulkyOutput{Kept: "k", Bulk: "the whole file"}})
+	tr.OnEvent(agent.UserMessage{Message: msgs[2]})
+	tr.Close()
+	data, _ := os.ReadFile(tr.Path())
+	if !bytes.Contains(data, []byte(`"toolUseResult":{"Kept":"k","Bulk":""}`)) {
+		t.Errorf("the output is not stored in its storage form:\n%s", data)
+	}
+}

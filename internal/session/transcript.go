@@ -338,9 +338,10 @@ func (t *Transcript) systemLine(subtype, content string, metadata any) (Line, er
 	return line, nil
 }
 
-// keepOutput holds a succeeded call's output, as JSON, for the line of its
-// result; an output that does not marshal is left out, and the call is then
-// drawn from its tool_result text on resume.
+// keepOutput holds a succeeded call's output as the transcript stores it
+// (tool.Stored), as JSON, for the line of its result; an output that does
+// not marshal is left out, and the call is then drawn from its tool_result
+// text on resume.
 func (t *Transcript) keepOutput(e agent.ToolFinished) {
 	if e.Output == nil || e.Result.IsError {
 		return
@@ -348,7 +349,7 @@ func (t *Transcript) keepOutput(e agent.ToolFinished) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(e.Output) != nil {
+	if enc.Encode(tool.Stored(e.Output)) != nil {
 		return
 	}
 	t.mu.Lock()

@@ -179,6 +179,23 @@ type Slimmer interface {
 	Slim() any
 }
 
+// StorageForm is implemented by an output a transcript keeps smaller than
+// the tool returned it, as Claude Code's transcripts do (its
+// stripForStorage): a Read's file content, an Edit's or a Write's former
+// file. ForStorage returns the output, of the same type, as it is stored; a
+// resumed session draws the call from it.
+type StorageForm interface {
+	ForStorage() any
+}
+
+// Stored is output as a transcript keeps it: its StorageForm when it has one.
+func Stored(output any) any {
+	if s, ok := output.(StorageForm); ok {
+		return s.ForStorage()
+	}
+	return output
+}
+
 // RendererOf returns t's renderer, or the generic one for a Tool that has none
 // (a tool not made by Build).
 func RendererOf(t Tool) Renderer {

@@ -58,6 +58,9 @@ func (o Output) Slim() any {
 	return o
 }
 
+// ForStorage drops the original file, as Claude Code's transcripts do.
+func (o Output) ForStorage() any { return o.Slim() }
+
 const description = `Replaces exact text in a file.
 
 - Read the file in this conversation before editing it (a part of it is enough), or the call fails.

@@ -55,6 +55,28 @@ type File struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// ForStorage drops what was read, keeping what it was and how much, as
+// Claude Code's transcripts do: a text file's content, an image's data, a
+// PDF's page text and a notebook's cells (their number stays).
+func (o Output) ForStorage() any {
+	f := &o.File
+	switch o.Type {
+	case KindText:
+		f.Content = ""
+	case KindImage:
+		if f.Image != nil {
+			image := *f.Image
+			image.Data = ""
+			f.Image = &image
+		}
+	case KindPDF:
+		f.Pages = make([]Page, len(f.Pages))
+	case KindNotebook:
+		f.Cells = make([]Cell, len(f.Cells))
+	}
+	return o
+}
+
 // Dimensions are an image's size in pixels as stored and as sent.
 type Dimensions struct {
 	OriginalWidth  int `json:"originalWidth"`

@@ -8,7 +8,8 @@ import (
 )
 
 // How the UI draws a Read call: the path and the range as the title, how
-// much was read as the condensed result, the numbered lines in full.
+// much was read as the condensed result, the numbered lines in full (not
+// after a resume: the transcript does not keep them).
 
 func renderUse(in Input) string {
 	s := in.FilePath
@@ -48,7 +49,7 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 		}
 	}
 	t := tool.Text{{{Text: summary}}}
-	if o.Full && out.Type == KindText && f.NumLines > 0 {
+	if o.Full && out.Type == KindText && f.NumLines > 0 && f.Content != "" {
 		for i, line := range strings.Split(f.Content, "\n") {
 			t = append(t, tool.Line{
 				{Text: fmt.Sprintf("%5d ", f.StartLine+i), Style: tool.StyleLineNumber},

@@ -58,6 +58,10 @@ func (o Output) Slim() any {
 	return o
 }
 
+// ForStorage drops a replaced file's former and new content, as Claude
+// Code's transcripts do.
+func (o Output) ForStorage() any { return o.Slim() }
+
 const description = `Writes a file to the local filesystem, creating missing parent directories. An existing file is replaced.
 
 - Use it for new files and for complete rewrites. For a change to part of a file, use Edit: it sends only the change.
