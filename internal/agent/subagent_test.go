@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -207,14 +208,23 @@ func TestNestingStopsAtMaxDepth(t *testing.T) {
 
 func TestBackgroundSubAgentReportsInALaterRequest(t *testing.T) {
 	h := newHarness(t)
-	h.srv.Route(llmtest.FirstUserText("parent"),
+	// The agent's report is held until the parent's request after the launch
+	// has arrived, so it ends while the parent sleeps, between that request
+	// and the next.
+	launchRequested := make(chan struct{})
+	var once sync.Once
+	parent := llmtest.FirstUserText("parent")
+	h.srv.Route(func(r llmtest.Request) bool {
+		if parent(r) && r.AssistantTurns() == 1 {
+			once.Do(func() { close(launchRequested) })
+		}
+		return parent(r)
+	},
 		turn(agentCall("bg", "Gamma work", "task gamma", `,"run_in_background":true`)),
 		turn(sleepCall("wait", "wait", 600, false)),
 		turn(llmtest.Text("all done")))
-	// The report streams for about 300 ms, so the agent ends while the
-	// parent sleeps, after the request that carries the launch notice.
 	h.srv.Route(llmtest.FirstUserText("task gamma"),
-		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("gamma report")}, ChunkDelay: 50 * time.Millisecond})
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("gamma report")}, Gate: launchRequested})
 	res := h.agent(t, withSubAgents).Run(context.Background(), "parent")
 	if res.Outcome != agent.Completed || res.Text != "all done" {
 		t.Fatalf("result %+v", res)

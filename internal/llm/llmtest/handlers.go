@@ -33,6 +33,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, api *wireAPI) {
 		writeFault(w, api, *fault, req.ID)
 		return
 	}
+	if turn.Gate != nil {
+		select {
+		case <-turn.Gate:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	s.stream(w, r, api, api.events(turn, req, serial), turn.ChunkDelay, fault, req.ID)
 }
 

@@ -22,6 +22,9 @@ type Turn struct {
 	Faults []Fault
 	// ChunkDelay is slept between SSE events of this turn.
 	ChunkDelay time.Duration
+	// Gate, when set, holds the answer until it is closed, so a test can
+	// order it after another conversation's request.
+	Gate <-chan struct{}
 }
 
 // DefaultUsage is the usage reported for a turn that sets none.
