@@ -436,3 +436,22 @@ func TestOutputsAreStoredInTheirStorageForm(t *testing.T) {
 		t.Errorf("the output is not stored in its storage form:\n%s", data)
 	}
 }
+
+// TestAnOutputWhoseResultIsNeverWrittenIsNotKept: a batch's results are
+// written together, so an output left after them is dropped, not held for
+// the rest of the session.
+func TestAnOutputWhoseResultIsNeverWrittenIsNotKept(t *testing.T) {
+	tr, err := Create(Config{Project: setup(t), ID: NewID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.OnEvent(agent.ToolFinished{ID: "lost", Name: "Read", Result: result("lost", "x", false), Output: bulkyOutput{Kept: "lost"}})
+	tr.OnEvent(agent.ToolFinished{ID: "r1", Name: "Read", Result: result("r1", "y", false), Output: bulkyOutput{Kept: "r1"}})
+	tr.OnEvent(agent.UserMessage{Message: user(result("r1", "y", false))})
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if len(tr.results) != 0 {
+		t.Errorf("after the batch's message the transcript still holds %v", tr.results)
+	}
+}

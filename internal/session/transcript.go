@@ -384,6 +384,9 @@ func (t *Transcript) userLines(content []llm.ContentBlock) []Line {
 	if len(lines) == 0 {
 		return []Line{{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: content}}}
 	}
+	// A batch's results go in one message: what is left is of calls whose
+	// results will never be written (a fork's repair dropped them).
+	clear(t.results)
 	if len(rest) > 0 {
 		lines = append(lines, Line{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: rest}})
 	}
