@@ -110,7 +110,10 @@ func TestDecodeOutputFeedsTheResultHook(t *testing.T) {
 	if got := RendererOf(counter).RenderResult(json.RawMessage(`{"file_path":"a.go"}`), out, RenderOptions{}).String(); got != "3 lines in a.go\n" {
 		t.Errorf("the decoded output rendered as %q", got)
 	}
-	for _, bad := range []string{`{"count":3,"lines":[]}`, `"Error: boom"`, `{"count":1} {"count":2}`, ``} {
+	if out, ok := DecodeOutput(counter, json.RawMessage(`{"count":3,"path":"a","gitDiff":{"patch":""}}`)); !ok || out != (counted{Count: 3, Path: "a"}) {
+		t.Errorf("an output with a field the tool does not know decoded as %#v, %v; want it, the field ignored", out, ok)
+	}
+	for _, bad := range []string{`{"lines":[]}`, `"Error: boom"`, `{"count":1} {"count":2}`, ``} {
 		if out, ok := DecodeOutput(counter, json.RawMessage(bad)); ok {
 			t.Errorf("DecodeOutput(%s) = %#v, want a refusal", bad, out)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -52,13 +54,17 @@ func (t *built[In, Out]) RenderResult(input json.RawMessage, output any, o Rende
 }
 
 // DecodeOutput turns an output stored as JSON (a transcript's toolUseResult)
-// back into the tool's Out, for RenderResult. JSON of another shape, with a
-// field Out lacks say, is an error: a result stored by another version of the
-// tool then falls back to the generic rendering rather than to a wrong one.
+// back into the tool's Out, for RenderResult. Fields Out does not know are
+// ignored (Claude Code adds gitDiff to an Edit's, say), but the JSON must hold
+// every field Out always writes: JSON of another shape is an error, so a
+// result stored by another tool or version falls back to the generic
+// rendering rather than to a wrong one.
 func (t *built[In, Out]) DecodeOutput(data json.RawMessage) (any, error) {
 	var out Out
+	if field, ok := lacksField(out, data); ok {
+		return nil, fmt.Errorf("decode the stored output of %s: it has no %q field", t.def.Name, field)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(&out); err != nil {
 		return nil, fmt.Errorf("decode the stored output of %s: %w", t.def.Name, err)
 	}
@@ -66,6 +72,29 @@ func (t *built[In, Out]) DecodeOutput(data json.RawMessage) (any, error) {
 		return nil, fmt.Errorf("decode the stored output of %s: more than one JSON value", t.def.Name)
 	}
 	return out, nil
+}
+
+// lacksField reports a top-level field that zero, an output type's zero value,
+// always writes and the stored JSON object data does not hold. Outputs that
+// are not JSON objects have no fields to check.
+func lacksField(zero any, data []byte) (string, bool) {
+	written, err := json.Marshal(zero)
+	if err != nil {
+		return "", false
+	}
+	var want, got map[string]json.RawMessage
+	if json.Unmarshal(written, &want) != nil {
+		return "", false
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		return "", false
+	}
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if _, ok := got[k]; !ok {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 func (t *built[In, Out]) RenderRejected(input json.RawMessage, o RenderOptions) Text {
