@@ -2,6 +2,7 @@ package bash
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -23,5 +24,18 @@ func TestRunningListsOnlyRunningBackgroundTasks(t *testing.T) {
 	}
 	if got := Running(h.session); len(got) != 0 {
 		t.Errorf("Running after TaskStop = %+v, want none", got)
+	}
+}
+
+// TestABackgroundCommandThatEndsAtOnceIsStillATask: run_in_background
+// answers with a task id however fast the command ends (one that ended
+// before it was moved to the background used to answer as a foreground run).
+func TestABackgroundCommandThatEndsAtOnceIsStillATask(t *testing.T) {
+	h := newHarness(t)
+	for range 20 {
+		id := taskID(t, h.bash("true", `"run_in_background":true`).text)
+		if got := h.taskOutput(id); !strings.Contains(got, "completed") {
+			t.Fatalf("TaskOutput of %s = %q, want it completed", id, got)
+		}
 	}
 }

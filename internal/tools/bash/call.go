@@ -41,12 +41,17 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 		spec.Sandbox = &shell.Sandbox{Writable: fileaccess.AllowedDirs(env)}
 	}
 	out := newOutputLog(maxResultChars, func() (*os.File, error) { return resultstore.Create(env, env.ToolUseID) })
-	t, err := m.start(spec, in.Command, in.Description, out)
+	foreground, background := timeouts(in)
+	var limit time.Duration
+	if in.RunInBackground {
+		limit = background
+	}
+	t, err := m.start(spec, in.Command, in.Description, out, limit)
 	if err != nil {
 		return Output{}, fmt.Errorf("the command could not start: %w", err)
 	}
-	foreground, background := timeouts(in)
-	if in.RunInBackground && m.toBackground(t, background) {
+	if in.RunInBackground {
+		m.spill(t)
 		return m.backgrounded(t, sandboxed, ""), nil
 	}
 	timer := time.NewTimer(foreground)

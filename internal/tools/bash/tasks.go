@@ -93,7 +93,10 @@ func managerOf(s *tool.Session) *manager {
 var errSessionClosed = errors.New("the session has ended; no more commands can run in it")
 
 // start runs spec as a new task in the foreground.
-func (m *manager) start(spec shell.Spec, command, description string, out *outputLog) (*task, error) {
+// start runs a command as a task of the session. A limit above zero starts
+// it in the background, to be stopped after limit; it is a background task
+// from its first instant, so even one that ends at once is reported as one.
+func (m *manager) start(spec shell.Spec, command, description string, out *outputLog, limit time.Duration) (*task, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -108,6 +111,9 @@ func (m *manager) start(spec shell.Spec, command, description string, out *outpu
 		started: time.Now(), done: make(chan struct{}), status: running}
 	m.tasks[t.id] = t
 	m.groups[proc.Pid()] = true
+	if limit > 0 {
+		m.setBackground(t, limit)
+	}
 	go m.watch(t)
 	return t, nil
 }
@@ -185,19 +191,30 @@ func (m *manager) toBackground(t *task, limit time.Duration) bool {
 	if !m.isRunning(t) {
 		return false
 	}
-	if _, err := t.out.Spill(); err != nil {
-		m.session.Notify(fmt.Sprintf("The output of background task %s could not be written to a file (%v); only its start and end are kept.", t.id, err))
-	}
+	m.spill(t)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if t.status != running {
 		return false
 	}
+	m.setBackground(t, limit)
+	return true
+}
+
+// spill moves a background task's output to its file, so the model can read
+// it as it grows.
+func (m *manager) spill(t *task) {
+	if _, err := t.out.Spill(); err != nil {
+		m.session.Notify(fmt.Sprintf("The output of background task %s could not be written to a file (%v); only its start and end are kept.", t.id, err))
+	}
+}
+
+// setBackground makes t a background task stopped after limit; m.mu is held.
+func (m *manager) setBackground(t *task, limit time.Duration) {
 	t.background = true
 	t.limit = time.AfterFunc(limit, func() {
 		m.stop(t, fmt.Sprintf("stopped after its %s limit", limit.Round(time.Second)))
 	})
-	return true
 }
 
 func (m *manager) isRunning(t *task) bool {
