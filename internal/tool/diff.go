@@ -41,6 +41,10 @@ func Diff(path string, hunks []patch.Hunk, o RenderOptions) Text {
 			if l == patch.NoNewline || l == "" {
 				continue
 			}
+			if !o.Full && len(t) >= diffCondensedLines {
+				t = append(t, nil) // counted, not drawn
+				continue
+			}
 			text := strings.TrimSuffix(l[1:], "\r")
 			switch l[0] {
 			case '-':
