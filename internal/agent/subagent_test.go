@@ -16,6 +16,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
+	"github.com/mini-claude/mini-claude/internal/tools/edit"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/testtools"
@@ -363,5 +364,41 @@ func TestInterruptingTheParentStopsItsSubAgent(t *testing.T) {
 	last := msgs[len(msgs)-1].Content
 	if len(last) != 1 || last[0].ToolUseID != "a1" || !last[0].IsError {
 		t.Errorf("the conversation ends with %+v, want the Agent call answered as interrupted", last)
+	}
+}
+
+// TestASubAgentMayEditWhatItsParentRead: as in Claude Code, a sub-agent's
+// session starts with a copy of the parent's record of the files read, so
+// it can Edit a file the parent read without reading it again.
+func TestASubAgentMayEditWhatItsParentRead(t *testing.T) {
+	h := newHarness(t)
+	path := filepath.Join(h.cwd, "notes.txt")
+	if err := os.WriteFile(path, []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Route(llmtest.FirstUserText("parent"),
+		turn(llmtest.ToolUse("r1", "Read", fmt.Sprintf(`{"file_path":%q}`, path))),
+		turn(agentCall("a1", "Fix notes", "task edit", "")),
+		turn(llmtest.Text("done")))
+	h.srv.Route(llmtest.FirstUserText("task edit"),
+		turn(llmtest.ToolUse("e1", "Edit", fmt.Sprintf(`{"file_path":%q,"old_string":"two","new_string":"TWO"}`, path))),
+		turn(llmtest.Text("edited")))
+	res := h.agent(t, func(o *agent.Options) {
+		withSubAgents(o)
+		o.Tools = append(o.Tools, edit.Tool)
+		dir, err := filepath.EvalSymlinks(h.cwd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Permissions = &permission.Context{Mode: permission.ModeAcceptEdits, Dirs: []string{dir}}
+	}).Run(context.Background(), "parent")
+	if res.Outcome != agent.Completed {
+		t.Fatalf("result %+v", res)
+	}
+	if edited := lastContent(conversation(t, h.srv, "task edit", 1)); len(edited) != 1 || edited[0].IsError {
+		t.Fatalf("the sub-agent's Edit got %+v, want it applied", edited)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "one\nTWO\n" {
+		t.Errorf("the file holds %q after the sub-agent's Edit", data)
 	}
 }

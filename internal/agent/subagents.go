@@ -76,7 +76,8 @@ type subAgentRunner struct{ parent *Agent }
 
 // RunAgent runs a sub-agent to its end: a fresh conversation on the parent's
 // client, permissions, prompter and working directory, with the tools of
-// the parent's pool its type allows, and a session of its own. Its events
+// the parent's pool its type allows, and a session of its own that starts
+// with a copy of the parent's record of the files it read. Its events
 // reach the parent's consumer as SubAgentEvent; its usage is charged to the parent.
 func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (subagent.Report, error) {
 	p := r.parent
@@ -84,8 +85,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 	depth := p.depth + 1
 	parentPool := p.pool
 	pool := func() []tool.Tool { return subAgentPool(parentPool(), req.Type, depth) }
-	session := tool.NewSession(p.opts.Env.Session.OriginalCwd())
-	session.SetCwd(p.opts.Env.Session.Cwd())
+	session := p.opts.Env.Session.Child()
 	defer session.Close()
 	env := p.opts.Env
 	env.Session, env.ToolUseID = session, ""

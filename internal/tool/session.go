@@ -56,6 +56,29 @@ func Value[T any](s *Session, key any, create func() T) T {
 	return v
 }
 
+// Inheritable is a session value a sub-agent's session starts with a copy
+// of, such as the record of the files read so far: Claude Code's sub-agents
+// start with a clone of their parent's.
+type Inheritable interface {
+	// Inherit returns the copy the sub-agent's session gets.
+	Inherit() any
+}
+
+// Child returns the session of a sub-agent of s: in the same directories,
+// with a copy of each of s's Inheritable values and nothing else of s's.
+func (s *Session) Child() *Session {
+	child := NewSession(s.original)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	child.cwd = s.cwd
+	for k, v := range s.values {
+		if i, ok := v.(Inheritable); ok {
+			child.values[k] = i.Inherit()
+		}
+	}
+	return child
+}
+
 // Notify queues a short notice for the model, delivered with the next request
 // (a background task finished, say).
 func (s *Session) Notify(text string) {

@@ -44,3 +44,30 @@ func TestSessionCwdNoticesAndClose(t *testing.T) {
 		t.Errorf("clean-ups ran in order %v, want [2 1 3]", order)
 	}
 }
+
+// inheritedCount is a session value a sub-agent's session gets a copy of.
+type inheritedCount struct{ n int }
+
+func (c *inheritedCount) Inherit() any { return &inheritedCount{n: c.n} }
+
+func TestAChildSessionCopiesOnlyInheritableValues(t *testing.T) {
+	parent := NewSession("/project")
+	parent.SetCwd("/project/sub")
+	Value(parent, "files", func() *inheritedCount { return &inheritedCount{n: 2} })
+	Value(parent, "tasks", func() *[]string { return &[]string{"b123"} })
+	child := parent.Child()
+	if child.OriginalCwd() != "/project" || child.Cwd() != "/project/sub" {
+		t.Errorf("child in %s (started %s), want the parent's directories", child.Cwd(), child.OriginalCwd())
+	}
+	files := Value(child, "files", func() *inheritedCount { return &inheritedCount{} })
+	if files.n != 2 {
+		t.Errorf("the child's inherited value holds %d, want the parent's 2", files.n)
+	}
+	files.n = 5
+	if Value(parent, "files", func() *inheritedCount { return nil }).n != 2 {
+		t.Error("changing the child's copy changed the parent's value")
+	}
+	if tasks := Value(child, "tasks", func() *[]string { return &[]string{} }); len(*tasks) != 0 {
+		t.Errorf("the child got the parent's non-inheritable value %v", *tasks)
+	}
+}

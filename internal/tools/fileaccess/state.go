@@ -84,6 +84,10 @@ func Changed(path string, r Record) (bool, error) {
 	return sha256.Sum256(content) != r.Hash, nil
 }
 
+// Inherit returns a copy of the state for a sub-agent's session, so that it
+// can edit the files its parent read, as Claude Code's sub-agents can.
+func (s *State) Inherit() any { return &State{records: s.Records()} }
+
 // Records returns a copy of every record, by path, so a transcript can keep
 // what the session knew of its files and a resumed session get it back.
 func (s *State) Records() map[string]Record {
