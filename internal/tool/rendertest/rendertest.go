@@ -91,6 +91,20 @@ func section(b *strings.Builder, label string, text tool.Text, width int) {
 	}
 }
 
+// CheckOutput fails t unless output marshals to want, with dir written as
+// $DIR, and its slim form draws the same result (CheckSlim).
+func CheckOutput(t *testing.T, tl tool.Tool, input json.RawMessage, output any, dir, want string) {
+	t.Helper()
+	got, err := json.Marshal(output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.ReplaceAll(string(got), dir, "$DIR"); s != want {
+		t.Errorf("output\n got %s\nwant %s", s, want)
+	}
+	CheckSlim(t, tl, input, output)
+}
+
 // CheckSlim fails t unless output is a tool.Slimmer whose slim output draws
 // the same result as output itself, condensed and full, at every width.
 func CheckSlim(t *testing.T, tl tool.Tool, input json.RawMessage, output any) {

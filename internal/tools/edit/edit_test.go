@@ -316,11 +316,7 @@ func TestEditOutputIsClaudeCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := json.Marshal(res.Output)
-			if s := strings.ReplaceAll(string(got), env.Cwd, "$DIR"); s != tt.want {
-				t.Errorf("output\n got %s\nwant %s", s, tt.want)
-			}
-			rendertest.CheckSlim(t, Tool, raw, res.Output)
+			rendertest.CheckOutput(t, Tool, raw, res.Output, env.Cwd, tt.want)
 		})
 	}
 }
