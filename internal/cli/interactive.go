@@ -42,7 +42,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	state := tool.NewSession(s.cwd)
 	defer state.Close()
-	picking := opts.Resume == pickSession
+	search, picking := resumeSearch(opts)
 	first := *opts
 	if picking {
 		first.Resume = ""
@@ -70,6 +70,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		Resume:        in.resume,
 		Resumed:       tui.Resumed{Messages: conv.history, Results: conv.results},
 		PickSession:   picking,
+		PickSearch:    search,
 		AddAllowRule:  func(rule string) (string, error) { return config.LocalPath(s.cwd), config.AddAllowRule(s.cwd, rule) },
 		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),

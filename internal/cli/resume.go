@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -15,8 +16,16 @@ import (
 // Version is mini-claude's version, written on every transcript line.
 var Version = "0.1.0"
 
-// pickSession is the value of --resume given without an id: choose the session in a picker.
+// pickSession starts the value of --resume given without an id: choose the
+// session in a picker, among those matching the search term that follows it
+// (Claude Code's -r [value]: a session id, or a search term for the picker).
 const pickSession = "\x00pick"
+
+// resumeSearch reports whether --resume asks for the picker, and the search
+// term given with it.
+func resumeSearch(opts *Options) (search string, picking bool) {
+	return strings.CutPrefix(opts.Resume, pickSession)
+}
 
 // conversation is the session a run adds to: its id, its transcript (nil when
 // it cannot be written) and, when resumed, the conversation so far with what
@@ -35,8 +44,8 @@ func checkSessionFlags(opts *Options, canPick bool) error {
 	switch {
 	case opts.Continue && opts.Resume != "":
 		return usageError("--continue and --resume both choose the session to resume; use one of them")
-	case opts.Resume == pickSession && !canPick:
-		return usageError("--resume without a session id needs the interactive picker; in print mode pass the id (mini-claude -p -r <id> \"prompt\") or use --continue for the newest session")
+	case strings.HasPrefix(opts.Resume, pickSession) && !canPick:
+		return usageError("--resume without a session id (or with a search term) needs the interactive picker; in print mode pass the id (mini-claude -p -r <id> \"prompt\") or use --continue for the newest session")
 	case opts.ForkSession && !resuming:
 		return usageError("--fork-session copies a resumed session; use it with --continue or --resume")
 	case opts.SessionID != "" && resuming && !opts.ForkSession:
@@ -45,11 +54,6 @@ func checkSessionFlags(opts *Options, canPick bool) error {
 	if opts.SessionID != "" {
 		if err := transcript.ValidID(opts.SessionID); err != nil {
 			return usageError("--session-id: %v", err)
-		}
-	}
-	if opts.Resume != "" && opts.Resume != pickSession {
-		if err := transcript.ValidID(opts.Resume); err != nil {
-			return usageError("--resume: %v", err)
 		}
 	}
 	return nil
@@ -136,9 +140,10 @@ func (c *conversation) close() {
 	}
 }
 
-// joinResumeValue reads `-r <id>` and `--resume <id>` as the flag's value
-// when the next argument is a session id, and a bare -r as "pick one", since a
-// flag with an optional value takes it only after '='.
+// joinResumeValue reads `-r <value>` and `--resume <value>` as the flag's
+// value, since a flag with an optional value takes it only after '=': a
+// session id, or else a search term for the picker, as Claude Code reads it;
+// a bare -r (last, or before another flag) as "pick one".
 func joinResumeValue(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
@@ -150,12 +155,20 @@ func joinResumeValue(args []string) []string {
 			out = append(out, a)
 			continue
 		}
-		if i+1 < len(args) && transcript.ValidID(args[i+1]) == nil {
-			out = append(out, "--resume="+args[i+1])
-			i++
-			continue
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1]
 		}
-		out = append(out, "--resume="+pickSession)
+		switch {
+		case next != "" && transcript.ValidID(next) == nil:
+			out = append(out, "--resume="+next)
+			i++
+		case next != "" && !strings.HasPrefix(next, "-"):
+			out = append(out, "--resume="+pickSession+next)
+			i++
+		default:
+			out = append(out, "--resume="+pickSession)
+		}
 	}
 	return out
 }

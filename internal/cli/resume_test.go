@@ -14,7 +14,9 @@ func TestJoinResumeValue(t *testing.T) {
 		{[]string{"-r", someID, "-p", "go"}, []string{"--resume=" + someID, "-p", "go"}},
 		{[]string{"-p", "go", "--resume", someID}, []string{"-p", "go", "--resume=" + someID}},
 		{[]string{"-r"}, []string{"--resume=" + pickSession}},
-		{[]string{"-r", "fix the bug"}, []string{"--resume=" + pickSession, "fix the bug"}},
+		{[]string{"-r", "fix the bug"}, []string{"--resume=" + pickSession + "fix the bug"}},
+		{[]string{"-r", "greeting", "say hi"}, []string{"--resume=" + pickSession + "greeting", "say hi"}},
+		{[]string{"-r", "-p", "go"}, []string{"--resume=" + pickSession, "-p", "go"}},
 		{[]string{"--resume=" + someID}, []string{"--resume=" + someID}},
 		{[]string{"-p", "--", "-r", someID}, []string{"-p", "--", "-r", someID}},
 	}
@@ -36,6 +38,7 @@ func TestSessionFlags(t *testing.T) {
 		{[]string{"-c", "--fork-session", "--session-id", someID}, ""},
 		{[]string{"-c", "-r", someID}, "use one of them"},
 		{[]string{"-r"}, "needs the interactive picker"},
+		{[]string{"-r", "greeting"}, "needs the interactive picker"},
 		{[]string{"--fork-session"}, "with --continue or --resume"},
 		{[]string{"-c", "--session-id", someID}, "needs --fork-session"},
 		{[]string{"--session-id", "abc"}, "not a session id"},

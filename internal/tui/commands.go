@@ -26,7 +26,7 @@ func commandTable() []slashCommand {
 		{name: "help", help: "Show the commands and keys", run: (*model).cmdHelp},
 		{name: "clear", help: "Start a new conversation", idle: true, run: (*model).cmdClear},
 		{name: "compact", help: "Replace the conversation by a summary; /compact INSTRUCTIONS says what to keep", idle: true, run: (*model).cmdCompact},
-		{name: "resume", help: "Switch to another session of this project", idle: true, run: (*model).cmdResume},
+		{name: "resume", help: "Switch to another session of this project (/resume TERM lists those matching it)", idle: true, run: (*model).cmdResume},
 		{name: "cost", help: "Show the session's token use and cost", run: (*model).cmdCost},
 		{name: "model", help: "Show the model, or switch with /model NAME", idle: true, run: (*model).cmdModel},
 		{name: "permissions", help: "List the permission rules; /permissions remove RULE deletes one", idle: true, run: (*model).cmdPermissions},

@@ -101,7 +101,7 @@ func (m *model) Init() tea.Cmd {
 		m.info("Resumed the session's conversation.")
 	}
 	if m.opts.PickSession {
-		m.openPicker()
+		m.openPicker(m.opts.PickSearch)
 	}
 	if m.opts.InitialPrompt != "" && m.picker != nil {
 		m.history.add(m.opts.InitialPrompt)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,18 +39,21 @@ type Resumed struct {
 type picker struct {
 	choices  []SessionChoice
 	selected int
+	// search is the term the sessions listed match, "" for all of them.
+	search string
 	// then is the prompt to send once the picker closes: the command line's,
 	// with a bare -r.
 	then string
 }
 
-func (m *model) cmdResume(string) tea.Cmd {
-	m.openPicker()
+func (m *model) cmdResume(search string) tea.Cmd {
+	m.openPicker(strings.TrimSpace(search))
 	return nil
 }
 
-// openPicker lists the sessions to resume, or says why there are none.
-func (m *model) openPicker() {
+// openPicker lists the sessions to resume, those whose first prompt or id
+// holds search when it is set (in any case), or says why there are none.
+func (m *model) openPicker(search string) {
 	if m.opts.Sessions == nil || m.opts.Resume == nil {
 		m.info("This session cannot resume others.")
 		return
@@ -63,7 +67,17 @@ func (m *model) openPicker() {
 		m.info("No other session of this project to resume.")
 		return
 	}
-	m.picker = &picker{choices: choices}
+	if search != "" {
+		needle := strings.ToLower(search)
+		choices = slices.DeleteFunc(choices, func(c SessionChoice) bool {
+			return !strings.Contains(strings.ToLower(c.FirstPrompt), needle) && !strings.Contains(c.ID, needle)
+		})
+		if len(choices) == 0 {
+			m.info(fmt.Sprintf("No session of this project matches %q.", search))
+			return
+		}
+	}
+	m.picker = &picker{choices: choices, search: search}
 }
 
 // pickerKey handles a key while the picker is open: arrows move, Enter
@@ -173,7 +187,11 @@ func (p *picker) view(width, rows int) string {
 	inner := max(20, width-4)
 	rows = max(3, rows-4)
 	start := max(0, min(p.selected-rows/2, len(p.choices)-rows))
-	lines := []string{boldStyle.Render("Resume a session")}
+	title := "Resume a session"
+	if p.search != "" {
+		title += fmt.Sprintf(" · matching %q", p.search)
+	}
+	lines := []string{boldStyle.Render(title)}
 	for i := start; i < min(len(p.choices), start+rows); i++ {
 		c := p.choices[i]
 		prompt := c.FirstPrompt

@@ -181,3 +181,32 @@ func TestMentionAttachedLines(t *testing.T) {
 		}
 	}
 }
+
+// TestResumePickerListsTheSessionsMatchingASearch: `-r TERM` (and
+// `/resume TERM`) lists the sessions whose first prompt or id holds it.
+func TestResumePickerListsTheSessionsMatchingASearch(t *testing.T) {
+	sessions := func() ([]SessionChoice, error) {
+		return []SessionChoice{
+			{ID: "aaa-1", FirstPrompt: "Fix the greeting", Modified: time.Now(), Messages: 2},
+			{ID: "bbb-2", FirstPrompt: "add a test", Modified: time.Now(), Messages: 4},
+			{ID: "ccc-3", FirstPrompt: "greeting in French", Modified: time.Now(), Messages: 6},
+		}, nil
+	}
+	resume := func(id string) (Resumed, error) { return Resumed{ID: id}, nil }
+	m := testModel(t, Options{Sessions: sessions, Resume: resume, PickSession: true, PickSearch: "GREETING"})
+	m.Init()
+	s := screenOf(m)
+	if !strings.Contains(s, `matching "GREETING"`) || !strings.Contains(s, "Fix the greeting") || !strings.Contains(s, "greeting in French") || strings.Contains(s, "add a test") {
+		t.Fatalf("the picker for GREETING shows:\n%s", s)
+	}
+	press(m, "esc")
+	m.cmdResume(" bbb ")
+	if s := screenOf(m); !strings.Contains(s, "add a test") || strings.Contains(s, "Fix the greeting") {
+		t.Fatalf("/resume bbb shows:\n%s", s)
+	}
+	press(m, "esc")
+	m.cmdResume("nothing like it")
+	if s := screenOf(m); m.picker != nil || !strings.Contains(s, `No session of this project matches "nothing like it".`) {
+		t.Fatalf("a search matching nothing shows:\n%s", s)
+	}
+}

@@ -63,8 +63,10 @@ type Options struct {
 	// Resumed is the conversation the session resumed at start, shown first;
 	// only its Messages and Results are read.
 	Resumed Resumed
-	// PickSession opens the /resume picker as soon as the UI opens.
+	// PickSession opens the /resume picker as soon as the UI opens, listing
+	// only the sessions that match PickSearch when it is set.
 	PickSession bool
+	PickSearch  string
 	// AddAllowRule saves a rule answered "yes, don't ask again" to the
 	// project's local settings and returns the file it went to.
 	AddAllowRule func(rule string) (string, error)
