@@ -9,8 +9,8 @@ import (
 // TestTUIResumeDrawsToolResults runs a Read and an Edit headless, then
 // resumes the session in the UI: the calls are drawn by their tools from
 // the outputs the transcript kept (the Edit shows the change it made, not
-// the file as it is now), condensed, and in full with ctrl+o; as in Claude
-// Code, the transcript keeps no Read's content, so none is shown.
+// the file as it is now), condensed, and in full with ctrl+o; as Claude
+// Code does on resume, a Read's content is not kept, so none is shown.
 func TestTUIResumeDrawsToolResults(t *testing.T) {
 	r := newRun(t)
 	file := pushGreetingEdit(r)
@@ -24,7 +24,7 @@ func TestTUIResumeDrawsToolResults(t *testing.T) {
 	}
 	s.keys("C-o")
 	if shot := s.waitFor("Read 3 lines", "- world", "+ there"); strings.Contains(shot, "2 world") {
-		t.Fatalf("the resumed Read shows content the transcript should not keep:\n%s", shot)
+		t.Fatalf("the resumed Read shows content a resumed session should not keep:\n%s", shot)
 	}
 }
 

@@ -418,9 +418,10 @@ func (b bulkyOutput) ForStorage() any {
 	return b
 }
 
-// TestOutputsAreStoredInTheirStorageForm: as Claude Code's transcripts, ours
-// keep a Read's or an Edit's output without the file it holds.
-func TestOutputsAreStoredInTheirStorageForm(t *testing.T) {
+// TestOutputsAreWrittenWhole: as Claude Code's, our transcripts keep a
+// Read's or an Edit's output with the file it holds; the storage form is
+// applied when a session is resumed, not when it is written.
+func TestOutputsAreWrittenWhole(t *testing.T) {
 	tr, err := Create(Config{Project: setup(t), ID: NewID()})
 	if err != nil {
 		t.Fatal(err)
@@ -432,8 +433,43 @@ func TestOutputsAreStoredInTheirStorageForm(t *testing.T) {
 	tr.OnEvent(agent.UserMessage{Message: msgs[2]})
 	tr.Close()
 	data, _ := os.ReadFile(tr.Path())
-	if !bytes.Contains(data, []byte(`"toolUseResult":{"Kept":"k","Bulk":""}`)) {
-		t.Errorf("the output is not stored in its storage form:\n%s", data)
+	if !bytes.Contains(data, []byte(`"toolUseResult":{"Kept":"k","Bulk":"the whole file"}`)) {
+		t.Errorf("the output is not written whole:\n%s", data)
+	}
+}
+
+// TestAForkKeepsTheOutputsOfEveryBatch: a fork writes the loaded
+// conversation again, every batch's results with their outputs.
+func TestAForkKeepsTheOutputsOfEveryBatch(t *testing.T) {
+	project := setup(t)
+	tr, err := Create(Config{Project: project, ID: NewID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.OnEvent(agent.UserMessage{Message: user(llm.TextBlock("read twice"))})
+	for _, id := range []string{"r1", "r2"} {
+		tr.OnEvent(agent.AssistantMessage{Message: assistant(use(id, "Read", `{}`))})
+		tr.OnEvent(agent.ToolFinished{ID: id, Name: "Read", Result: result(id, "x", false), Output: bulkyOutput{Kept: id}})
+		tr.OnEvent(agent.UserMessage{Message: user(result(id, "x", false))})
+	}
+	tr.Close()
+	loaded, err := Load(tr.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	forked, err := Resume(Config{Project: project, ID: NewID()}, loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forked.Close()
+	again, err := Load(forked.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"r1", "r2"} {
+		if want := `{"Kept":"` + id + `","Bulk":""}`; string(again.Results[id].Output) != want {
+			t.Errorf("the fork kept %s for %s, want %s", again.Results[id].Output, id, want)
+		}
 	}
 }
 

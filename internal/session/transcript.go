@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -183,6 +184,13 @@ func (t *Transcript) OnEvent(e agent.Event) {
 		lines := t.userLines(e.Message.Content)
 		lines[len(lines)-1].FileState = t.fileChanges()
 		t.writeAll(lines)
+		if hasToolResult(e.Message.Content) {
+			// A batch's results go in one message: what is left is of calls
+			// whose results will never be written.
+			t.mu.Lock()
+			clear(t.results)
+			t.mu.Unlock()
+		}
 	case agent.ToolFinished:
 		t.keepOutput(e)
 	case agent.PermissionDenied:
@@ -338,10 +346,9 @@ func (t *Transcript) systemLine(subtype, content string, metadata any) (Line, er
 	return line, nil
 }
 
-// keepOutput holds a succeeded call's output as the transcript stores it
-// (tool.Stored), as JSON, for the line of its result; an output that does
-// not marshal is left out, and the call is then drawn from its tool_result
-// text on resume.
+// keepOutput holds a succeeded call's output, whole as Claude Code writes
+// it, as JSON, for the line of its result; an output that does not marshal is
+// left out, and the call is then drawn from its tool_result text on resume.
 func (t *Transcript) keepOutput(e agent.ToolFinished) {
 	if e.Output == nil || e.Result.IsError {
 		return
@@ -349,7 +356,7 @@ func (t *Transcript) keepOutput(e agent.ToolFinished) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(tool.Stored(e.Output)) != nil {
+	if enc.Encode(e.Output) != nil {
 		return
 	}
 	t.mu.Lock()
@@ -384,13 +391,14 @@ func (t *Transcript) userLines(content []llm.ContentBlock) []Line {
 	if len(lines) == 0 {
 		return []Line{{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: content}}}
 	}
-	// A batch's results go in one message: what is left is of calls whose
-	// results will never be written (a fork's repair dropped them).
-	clear(t.results)
 	if len(rest) > 0 {
 		lines = append(lines, Line{Type: TypeUser, Message: &Message{Role: llm.RoleUser, Content: rest}})
 	}
 	return lines
+}
+
+func hasToolResult(content []llm.ContentBlock) bool {
+	return slices.ContainsFunc(content, func(b llm.ContentBlock) bool { return b.Type == llm.BlockToolResult })
 }
 
 func (t *Transcript) writeAll(lines []Line) {

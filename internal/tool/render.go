@@ -179,16 +179,16 @@ type Slimmer interface {
 	Slim() any
 }
 
-// StorageForm is implemented by an output a transcript keeps smaller than
-// the tool returned it, as Claude Code's transcripts do (its
-// stripForStorage): a Read's file content, an Edit's or a Write's former
-// file. ForStorage returns the output, of the same type, as it is stored; a
-// resumed session draws the call from it.
+// StorageForm is implemented by an output that a resumed session keeps
+// smaller than the tool returned it, as Claude Code's stripForStorage does
+// when it loads a transcript: a Read's file content, an Edit's or a Write's
+// former file. ForStorage returns the output, of the same type, without them.
 type StorageForm interface {
 	ForStorage() any
 }
 
-// Stored is output as a transcript keeps it: its StorageForm when it has one.
+// Stored is output as a resumed session keeps it: its StorageForm when it
+// has one.
 func Stored(output any) any {
 	if s, ok := output.(StorageForm); ok {
 		return s.ForStorage()

@@ -37,7 +37,7 @@ func runCall(t *testing.T, env *tool.Env, tl tool.Tool, id, input string) record
 	if err != nil {
 		t.Fatalf("%s: %v", tl.Name(), err)
 	}
-	stored, err := json.Marshal(tool.Stored(res.Output))
+	stored, err := json.Marshal(res.Output)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,9 @@ func withTools(m *model, tools ...tool.Tool) *model {
 }
 
 // TestResumedCallsAreDrawnAsLiveOnes resumes a conversation with a Read, an
-// Edit, a refused and a failed call: each is drawn as a live call with the
-// output the transcript keeps, through the tool's hooks.
+// Edit, a refused and a failed call: each is drawn, through the tool's hooks,
+// as a live call with the output in its storage form, which a resumed
+// session keeps as Claude Code's does.
 func TestResumedCallsAreDrawnAsLiveOnes(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "notes.txt")
@@ -87,7 +88,7 @@ func TestResumedCallsAreDrawnAsLiveOnes(t *testing.T) {
 	live := withTools(testModel(t, Options{}), read.Tool, edit.Tool, bash.Tool)
 	for _, c := range []recordedCall{readCall, editCall} {
 		live.Update(eventMsg{agent.ToolQueued{ID: c.use.ID, Name: c.use.Name, Input: c.use.Input}})
-		// The transcript keeps the stored form (a Read without its content).
+		// A resumed call keeps the storage form (a Read without its content).
 		live.Update(eventMsg{agent.ToolFinished{ID: c.use.ID, Name: c.use.Name, Result: c.result, Output: tool.Stored(c.output)}})
 	}
 	live.Update(eventMsg{agent.ToolQueued{ID: "b1", Name: "Bash", Input: bashUse("b1").Input}})
@@ -116,7 +117,7 @@ func TestResumedCallsAreDrawnAsLiveOnes(t *testing.T) {
 		}
 	}
 	if strings.Contains(got, "    2 two") {
-		t.Errorf("the resumed Read shows content the transcript does not keep:\n%s", got)
+		t.Errorf("the resumed Read shows content a resumed session does not keep:\n%s", got)
 	}
 }
 

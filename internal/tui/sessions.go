@@ -156,8 +156,9 @@ func (m *model) showConversation(r Resumed) {
 }
 
 // showCall adds a finished call of a loaded conversation. Its result goes
-// through the tool's hooks from the output the transcript kept, when the tool
-// reads it back; otherwise (an older transcript, an MCP tool) from the
+// through the tool's hooks from the output the transcript kept, in its
+// storage form as Claude Code loads it (a Read without its lines), when the
+// tool reads it back; otherwise (an older transcript, an MCP tool) from the
 // tool_result text.
 func (m *model) showCall(use, result llm.ContentBlock, kept session.ToolResult) {
 	m.conv.toolQueued(use.ID, use.Name, use.Input)
@@ -166,7 +167,9 @@ func (m *model) showCall(use, result llm.ContentBlock, kept session.ToolResult) 
 	}
 	var output any
 	if t := m.render.tools(use.Name); t != nil {
-		output, _ = tool.DecodeOutput(t, kept.Output)
+		if decoded, ok := tool.DecodeOutput(t, kept.Output); ok {
+			output = tool.Stored(decoded)
+		}
 	}
 	m.conv.toolFinished(use.ID, result, output, 0)
 }

@@ -58,7 +58,7 @@ func (o Output) Slim() any {
 	return o
 }
 
-// ForStorage drops the original file, as Claude Code's transcripts do.
+// ForStorage drops the original file, as Claude Code does on resume.
 func (o Output) ForStorage() any { return o.Slim() }
 
 const description = `Replaces exact text in a file.

@@ -56,8 +56,9 @@ type File struct {
 }
 
 // ForStorage drops what was read, keeping what it was and how much, as
-// Claude Code's transcripts do: a text file's content, an image's data, a
-// PDF's page text and a notebook's cells (their number stays).
+// Claude Code does on resume: a text file's content, an image's data, a
+// PDF's page text and a notebook's cells (their number stays, as empty cells
+// where Claude Code keeps nulls).
 func (o Output) ForStorage() any {
 	f := &o.File
 	switch o.Type {

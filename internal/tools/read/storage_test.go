@@ -8,10 +8,11 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-// TestTranscriptsKeepWhatWasReadNotTheContent matches Claude Code's
-// stripForStorage for Read: the kind and size of what was read stay, the
-// content goes.
-func TestTranscriptsKeepWhatWasReadNotTheContent(t *testing.T) {
+// TestAResumedReadKeepsWhatWasReadNotTheContent follows Claude Code's
+// stripForStorage for Read, applied on resume: the kind and size of what was
+// read stay, the content goes (a notebook's cells become empty cells where
+// Claude Code has nulls).
+func TestAResumedReadKeepsWhatWasReadNotTheContent(t *testing.T) {
 	cases := []struct {
 		name string
 		out  Output

@@ -59,7 +59,7 @@ func (o Output) Slim() any {
 }
 
 // ForStorage drops a replaced file's former and new content, as Claude
-// Code's transcripts do.
+// Code does on resume.
 func (o Output) ForStorage() any { return o.Slim() }
 
 const description = `Writes a file to the local filesystem, creating missing parent directories. An existing file is replaced.
