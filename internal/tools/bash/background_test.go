@@ -39,3 +39,14 @@ func TestABackgroundCommandThatEndsAtOnceIsStillATask(t *testing.T) {
 		}
 	}
 }
+
+// TestABackgroundCommandWithATinyTimeoutIsStillATask: a timeout that rounds
+// to no time still runs the command as a background task (stopped at once),
+// not as a foreground one the result calls a background task.
+func TestABackgroundCommandWithATinyTimeoutIsStillATask(t *testing.T) {
+	h := newHarness(t)
+	id := taskID(t, h.bash("sleep 5", `"run_in_background":true`, `"timeout":1e-7`).text)
+	if got := h.taskOutput(id); strings.Contains(got, "no background task") {
+		t.Fatalf("TaskOutput of %s = %q, want the task", id, got)
+	}
+}

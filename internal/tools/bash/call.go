@@ -42,16 +42,18 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 	}
 	out := newOutputLog(maxResultChars, func() (*os.File, error) { return resultstore.Create(env, env.ToolUseID) })
 	foreground, background := timeouts(in)
-	var limit time.Duration
+	var spillErr error
 	if in.RunInBackground {
-		limit = background
+		// Its output goes to its file from the first byte, which the result
+		// names, however soon it ends.
+		_, spillErr = out.Spill()
 	}
-	t, err := m.start(spec, in.Command, in.Description, out, limit)
+	t, err := m.start(spec, in.Command, in.Description, out, in.RunInBackground, background)
 	if err != nil {
 		return Output{}, fmt.Errorf("the command could not start: %w", err)
 	}
 	if in.RunInBackground {
-		m.spill(t)
+		m.reportSpill(t, spillErr)
 		return m.backgrounded(t, sandboxed, ""), nil
 	}
 	timer := time.NewTimer(foreground)

@@ -92,11 +92,10 @@ func managerOf(s *tool.Session) *manager {
 // errSessionClosed is the error of a command started after the session ended.
 var errSessionClosed = errors.New("the session has ended; no more commands can run in it")
 
-// start runs spec as a new task in the foreground.
-// start runs a command as a task of the session. A limit above zero starts
-// it in the background, to be stopped after limit; it is a background task
-// from its first instant, so even one that ends at once is reported as one.
-func (m *manager) start(spec shell.Spec, command, description string, out *outputLog, limit time.Duration) (*task, error) {
+// start runs a command as a task of the session. With background set it is
+// a background task from its first instant, stopped after limit, so even one
+// that ends at once is reported as one.
+func (m *manager) start(spec shell.Spec, command, description string, out *outputLog, background bool, limit time.Duration) (*task, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -111,7 +110,7 @@ func (m *manager) start(spec shell.Spec, command, description string, out *outpu
 		started: time.Now(), done: make(chan struct{}), status: running}
 	m.tasks[t.id] = t
 	m.groups[proc.Pid()] = true
-	if limit > 0 {
+	if background {
 		m.setBackground(t, limit)
 	}
 	go m.watch(t)
@@ -191,7 +190,8 @@ func (m *manager) toBackground(t *task, limit time.Duration) bool {
 	if !m.isRunning(t) {
 		return false
 	}
-	m.spill(t)
+	_, err := t.out.Spill()
+	m.reportSpill(t, err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if t.status != running {
@@ -201,10 +201,10 @@ func (m *manager) toBackground(t *task, limit time.Duration) bool {
 	return true
 }
 
-// spill moves a background task's output to its file, so the model can read
-// it as it grows.
-func (m *manager) spill(t *task) {
-	if _, err := t.out.Spill(); err != nil {
+// reportSpill tells the model when a background task's output could not be
+// moved to its file (outputLog.Spill's error).
+func (m *manager) reportSpill(t *task, err error) {
+	if err != nil {
 		m.session.Notify(fmt.Sprintf("The output of background task %s could not be written to a file (%v); only its start and end are kept.", t.id, err))
 	}
 }
