@@ -209,6 +209,12 @@ func (c *conversation) toolFinished(id string, result llm.ContentBlock, output a
 	if !ok {
 		return
 	}
+	// A finished call may have changed a file a waiting one previews.
+	for _, other := range c.tools {
+		if other.call.state == toolQueued {
+			other.call.queuedFor = nil
+		}
+	}
 	call := b.call
 	call.took = took
 	text := resultText(result)

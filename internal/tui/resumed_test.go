@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -267,5 +268,30 @@ func TestAWaitingCallIsDrawnOncePerWidth(t *testing.T) {
 	screenOf(m)
 	if draws != 2 {
 		t.Errorf("after a resize the waiting call was drawn %d times in all, want 2", draws)
+	}
+}
+
+// TestAWaitingCallIsDrawnAgainWhenAnotherFinishes: the call that finished
+// may have changed the file a waiting Edit previews.
+func TestAWaitingCallIsDrawnAgainWhenAnotherFinishes(t *testing.T) {
+	type in struct {
+		FilePath string `json:"file_path"`
+	}
+	draws := 0
+	slow := tool.MustBuild(tool.Def[in, string]{
+		Name: "Slow", Description: "draws slowly", MaxResultSizeChars: 100,
+		Call: func(context.Context, in, *tool.Env, tool.Progress) (string, error) { return "", nil },
+		RenderQueued: func(in, tool.RenderOptions) tool.Text {
+			draws++
+			return tool.Styled(fmt.Sprintf("drawing %d", draws), tool.StylePlain)
+		},
+	})
+	m := withTools(testModel(t, Options{}), slow)
+	m.Update(eventMsg{agent.ToolQueued{ID: "s1", Name: "Slow", Input: json.RawMessage(`{"file_path":"/x"}`)}})
+	m.Update(eventMsg{agent.ToolQueued{ID: "s2", Name: "Slow", Input: json.RawMessage(`{"file_path":"/x"}`)}})
+	screenOf(m)
+	m.Update(eventMsg{agent.ToolFinished{ID: "s1", Name: "Slow", Result: llm.ToolResultBlock("s1", []llm.ContentBlock{llm.TextBlock("ok")}, false), Output: ""}})
+	if s := screenOf(m); !strings.Contains(s, "drawing 3") {
+		t.Errorf("the waiting call was not drawn again after the other finished:\n%s", s)
 	}
 }
