@@ -140,16 +140,21 @@ func (c *conversation) close() {
 	}
 }
 
-// joinResumeValue reads `-r <value>` and `--resume <value>` as the flag's
-// value, since a flag with an optional value takes it only after '=': a
-// session id, or else a search term for the picker, as Claude Code reads it;
-// a bare -r (last, or before another flag) as "pick one".
+// joinResumeValue reads `-r <value>`, `--resume <value>` and
+// `--resume=<value>` as the flag's value, since a flag with an optional value
+// takes it only after '=': a session id, or else a search term for the
+// picker, as Claude Code reads it; a bare -r (last, or before another flag)
+// as "pick one".
 func joinResumeValue(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
+		}
+		if value, ok := strings.CutPrefix(a, "--resume="); ok && value != "" && transcript.ValidID(value) != nil {
+			out = append(out, "--resume="+pickSession+value)
+			continue
 		}
 		if a != "-r" && a != "--resume" {
 			out = append(out, a)

@@ -18,6 +18,7 @@ func TestJoinResumeValue(t *testing.T) {
 		{[]string{"-r", "greeting", "say hi"}, []string{"--resume=" + pickSession + "greeting", "say hi"}},
 		{[]string{"-r", "-p", "go"}, []string{"--resume=" + pickSession, "-p", "go"}},
 		{[]string{"--resume=" + someID}, []string{"--resume=" + someID}},
+		{[]string{"--resume=greeting"}, []string{"--resume=" + pickSession + "greeting"}},
 		{[]string{"-p", "--", "-r", someID}, []string{"-p", "--", "-r", someID}},
 	}
 	for _, tt := range tests {

@@ -63,10 +63,11 @@ type Options struct {
 	// Resumed is the conversation the session resumed at start, shown first;
 	// only its Messages and Results are read.
 	Resumed Resumed
-	// PickSession opens the /resume picker as soon as the UI opens, listing
-	// only the sessions that match PickSearch when it is set.
+	// PickSession opens the /resume picker as soon as the UI opens.
 	PickSession bool
-	PickSearch  string
+	// PickSearch, when set, lists in that picker only the sessions whose
+	// first prompt or id holds it, in any case.
+	PickSearch string
 	// AddAllowRule saves a rule answered "yes, don't ask again" to the
 	// project's local settings and returns the file it went to.
 	AddAllowRule func(rule string) (string, error)
