@@ -242,22 +242,12 @@ func TestAFinishedEditKeepsNotTheWholeFile(t *testing.T) {
 // it waits reads and diffs the file, so frames reuse it until the width
 // changes.
 func TestAWaitingCallIsDrawnOncePerWidth(t *testing.T) {
-	type in struct {
-		FilePath string `json:"file_path"`
-	}
 	draws := 0
-	slow := tool.MustBuild(tool.Def[in, string]{
-		Name: "Slow", Description: "draws slowly", MaxResultSizeChars: 100,
-		Call: func(context.Context, in, *tool.Env, tool.Progress) (string, error) { return "", nil },
-		RenderQueued: func(in, tool.RenderOptions) tool.Text {
-			draws++
-			return tool.Styled("the diff", tool.StylePlain)
-		},
-	})
+	slow := slowPreview(&draws)
 	m := withTools(testModel(t, Options{}), slow)
 	m.Update(eventMsg{agent.ToolQueued{ID: "s1", Name: "Slow", Input: json.RawMessage(`{"file_path":"/x"}`)}})
 	for range 5 {
-		if s := screenOf(m); !strings.Contains(s, "the diff") {
+		if s := screenOf(m); !strings.Contains(s, "drawing 1") {
 			t.Fatalf("the waiting call is not drawn:\n%s", s)
 		}
 	}
@@ -274,18 +264,8 @@ func TestAWaitingCallIsDrawnOncePerWidth(t *testing.T) {
 // TestAWaitingCallIsDrawnAgainWhenAnotherFinishes: the call that finished
 // may have changed the file a waiting Edit previews.
 func TestAWaitingCallIsDrawnAgainWhenAnotherFinishes(t *testing.T) {
-	type in struct {
-		FilePath string `json:"file_path"`
-	}
 	draws := 0
-	slow := tool.MustBuild(tool.Def[in, string]{
-		Name: "Slow", Description: "draws slowly", MaxResultSizeChars: 100,
-		Call: func(context.Context, in, *tool.Env, tool.Progress) (string, error) { return "", nil },
-		RenderQueued: func(in, tool.RenderOptions) tool.Text {
-			draws++
-			return tool.Styled(fmt.Sprintf("drawing %d", draws), tool.StylePlain)
-		},
-	})
+	slow := slowPreview(&draws)
 	m := withTools(testModel(t, Options{}), slow)
 	m.Update(eventMsg{agent.ToolQueued{ID: "s1", Name: "Slow", Input: json.RawMessage(`{"file_path":"/x"}`)}})
 	m.Update(eventMsg{agent.ToolQueued{ID: "s2", Name: "Slow", Input: json.RawMessage(`{"file_path":"/x"}`)}})
@@ -294,4 +274,20 @@ func TestAWaitingCallIsDrawnAgainWhenAnotherFinishes(t *testing.T) {
 	if s := screenOf(m); !strings.Contains(s, "drawing 3") {
 		t.Errorf("the waiting call was not drawn again after the other finished:\n%s", s)
 	}
+}
+
+// slowPreview is a tool whose waiting calls draw "drawing N", N counting the
+// drawings in *draws, like an Edit's preview that reads and diffs its file.
+func slowPreview(draws *int) tool.Tool {
+	type in struct {
+		FilePath string `json:"file_path"`
+	}
+	return tool.MustBuild(tool.Def[in, string]{
+		Name: "Slow", Description: "draws slowly", MaxResultSizeChars: 100,
+		Call: func(context.Context, in, *tool.Env, tool.Progress) (string, error) { return "", nil },
+		RenderQueued: func(in, tool.RenderOptions) tool.Text {
+			*draws++
+			return tool.Styled(fmt.Sprintf("drawing %d", *draws), tool.StylePlain)
+		},
+	})
 }
