@@ -378,15 +378,7 @@ func TestToolOutputsRoundTrip(t *testing.T) {
 		}
 	}
 
-	forked, err := Resume(Config{Project: project, ID: NewID()}, loaded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forked.Close()
-	again, err := Load(forked.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := forkAndLoad(t, project, loaded)
 	if !reflect.DeepEqual(again.Messages, msgs) || !reflect.DeepEqual(again.Results, want) {
 		t.Errorf("the fork holds %s and results %s", mustJSON(again.Messages), mustJSON(again.Results))
 	}
@@ -457,15 +449,7 @@ func TestAForkKeepsTheOutputsOfEveryBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forked, err := Resume(Config{Project: project, ID: NewID()}, loaded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forked.Close()
-	again, err := Load(forked.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := forkAndLoad(t, project, loaded)
 	for _, id := range []string{"r1", "r2"} {
 		if want := `{"Kept":"` + id + `","Bulk":""}`; string(again.Results[id].Output) != want {
 			t.Errorf("the fork kept %s for %s, want %s", again.Results[id].Output, id, want)
@@ -490,4 +474,20 @@ func TestAnOutputWhoseResultIsNeverWrittenIsNotKept(t *testing.T) {
 	if len(tr.results) != 0 {
 		t.Errorf("after the batch's message the transcript still holds %v", tr.results)
 	}
+}
+
+// forkAndLoad forks loaded under a new id, as --fork-session does, and loads
+// the fork's transcript back.
+func forkAndLoad(t *testing.T, project string, loaded *Loaded) *Loaded {
+	t.Helper()
+	forked, err := Resume(Config{Project: project, ID: NewID()}, loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forked.Close()
+	again, err := Load(forked.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return again
 }
