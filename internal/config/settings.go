@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 )
 
@@ -19,10 +20,21 @@ type Permissions struct {
 	AdditionalDirectories []string `json:"additionalDirectories"`
 }
 
+// The scopes a settings file belongs to: the user's own file, or one of the
+// project folder's (shared or local). Only a user file is the user's own act;
+// a project file takes effect as far as the folder is trusted (see internal/trust).
+const (
+	ScopeUser    = "user"
+	ScopeProject = "project"
+	ScopeLocal   = "local"
+)
+
 // File is one settings file as written, with where it was found.
 type File struct {
 	// Path is the file's path.
 	Path string
+	// Scope is ScopeUser, ScopeProject or ScopeLocal.
+	Scope string
 	// Project is the directory the file's relative rule paths are relative to:
 	// the project for project files, the working directory for the user's file.
 	Project     string
@@ -45,18 +57,39 @@ type File struct {
 // have it), then .mini-claude/.
 func Paths(cwd string) []string {
 	var paths []string
-	if home, err := os.UserHomeDir(); err == nil {
-		paths = append(paths, filepath.Join(home, ".claude", "settings.json"))
-	}
-	if dir := Home(); dir != "" {
-		paths = append(paths, filepath.Join(dir, "settings.json"))
-	}
-	for _, name := range []string{"settings.json", "settings.local.json"} {
-		for _, dir := range []string{".claude", ".mini-claude"} {
-			paths = append(paths, filepath.Join(cwd, dir, name))
-		}
+	for _, l := range locations(cwd) {
+		paths = append(paths, l.path)
 	}
 	return paths
+}
+
+type location struct{ path, scope string }
+
+// locations lists the settings files of a session in cwd with their scopes.
+// A project path that is also a user path (a session in the home folder) is
+// the user's file, listed once.
+func locations(cwd string) []location {
+	var user []location
+	if home, err := os.UserHomeDir(); err == nil {
+		user = append(user, location{filepath.Join(home, ".claude", "settings.json"), ScopeUser})
+	}
+	if dir := Home(); dir != "" {
+		user = append(user, location{filepath.Join(dir, "settings.json"), ScopeUser})
+	}
+	all := user
+	for _, name := range []string{"settings.json", "settings.local.json"} {
+		scope := ScopeProject
+		if name == "settings.local.json" {
+			scope = ScopeLocal
+		}
+		for _, dir := range []string{".claude", ".mini-claude"} {
+			path := filepath.Join(cwd, dir, name)
+			if !slices.ContainsFunc(user, func(l location) bool { return l.path == path }) {
+				all = append(all, location{path, scope})
+			}
+		}
+	}
+	return all
 }
 
 // Load reads the settings files of a session in cwd that exist, in order of
@@ -65,7 +98,8 @@ func Paths(cwd string) []string {
 func Load(cwd string) ([]File, []error) {
 	var files []File
 	var errs []error
-	for _, path := range Paths(cwd) {
+	for _, l := range locations(cwd) {
+		path := l.path
 		data, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -74,7 +108,7 @@ func Load(cwd string) ([]File, []error) {
 			errs = append(errs, fmt.Errorf("read settings %s: %w", path, err))
 			continue
 		}
-		file := File{Path: path, Project: cwd}
+		file := File{Path: path, Scope: l.scope, Project: cwd}
 		if err := json.Unmarshal(data, &file); err != nil {
 			errs = append(errs, fmt.Errorf("settings %s is not valid JSON (%v); it is ignored", path, err))
 			continue

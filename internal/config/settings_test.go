@@ -35,11 +35,26 @@ func TestLoadOrderAndErrors(t *testing.T) {
 	if want := "/.mini-claude/settings.json /.claude/settings.json /.mini-claude/settings.json"; strings.Join(got, " ") != want {
 		t.Errorf("files = %v, want %s", got, want)
 	}
+	if files[0].Scope != ScopeUser || files[1].Scope != ScopeProject || files[2].Scope != ScopeProject {
+		t.Errorf("scopes = %s %s %s, want user project project", files[0].Scope, files[1].Scope, files[2].Scope)
+	}
 	if files[0].Model != "haiku" || files[1].Permissions.Deny[0] != "Bash(rm:*)" || files[2].Permissions.DefaultMode != "acceptEdits" {
 		t.Errorf("contents = %+v", files)
 	}
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "settings.local.json is not valid JSON") {
 		t.Errorf("errors = %v, want one naming the broken file", errs)
+	}
+}
+
+func TestLoadInTheHomeFolderReadsTheUserFileOnce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	write(t, filepath.Join(home, ".claude", "settings.json"), `{"permissions":{"allow":["Read"]}}`)
+	write(t, filepath.Join(home, ".claude", "settings.local.json"), `{"permissions":{"allow":["Bash"]}}`)
+	files, _ := Load(home)
+	if len(files) != 2 || files[0].Scope != ScopeUser || files[1].Scope != ScopeLocal {
+		t.Errorf("files in the home folder = %+v, want the user file once, then the local one", files)
 	}
 }
 
