@@ -108,6 +108,13 @@ type Env struct {
 	// ReadDenied reports whether the permission rules forbid reading a real
 	// path; searches use it to leave such files out of their results. Nil denies nothing.
 	ReadDenied func(path string) bool
+	// FolderTrusted says the user trusted the working folder, so programs its
+	// own configuration names (a repository's git config) may run. The zero
+	// value is the safe one: untrusted.
+	FolderTrusted bool
+	// PassEnv names the credentials the user's own settings pass to child
+	// processes; every other credential mini-claude uses is kept from them.
+	PassEnv []string
 }
 
 // Access is what one call touches. The permission engine checks each part
