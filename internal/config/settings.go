@@ -50,6 +50,13 @@ type File struct {
 	// Tools is the list of command-backed tools the file defines, kept raw for
 	// internal/tools/custom, which reads it entry by entry.
 	Tools json.RawMessage `json:"tools"`
+	// EnabledMCPJSONServers and DisabledMCPJSONServers approve or refuse
+	// servers of a project's .mcp.json by name, and EnableAllProjectMCPServers
+	// approves them all, as Claude Code's settings do; only the user's own and
+	// a trusted folder's local files may approve.
+	EnabledMCPJSONServers      []string `json:"enabledMcpjsonServers"`
+	DisabledMCPJSONServers     []string `json:"disabledMcpjsonServers"`
+	EnableAllProjectMCPServers bool     `json:"enableAllProjectMcpServers"`
 }
 
 // Paths returns the settings files mini-claude reads for a session in cwd, in
