@@ -37,6 +37,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprint(f.IO.ErrOut, s.notice(s.heldServers))
 	client, err := f.NewClient(s.provider)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
