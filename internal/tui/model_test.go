@@ -34,7 +34,9 @@ func testModel(t *testing.T, opts Options) *model {
 
 func screenOf(m *model) string { return ansi.Strip(m.View().Content) }
 
-func press(m *model, keys ...string) {
+// press sends the keys to m and returns the command of the last one.
+func press(m tea.Model, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
 	for _, k := range keys {
 		var msg tea.KeyPressMsg
 		switch k {
@@ -44,11 +46,16 @@ func press(m *model, keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 		case "esc":
 			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "up":
+			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
 		default:
 			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
 		}
-		m.Update(msg)
+		_, cmd = m.Update(msg)
 	}
+	return cmd
 }
 
 func typeText(m *model, s string) {
