@@ -87,7 +87,7 @@ func TestCustomToolsFromSettings(t *testing.T) {
 	weather, asked := weatherServer(t)
 	r := newRun(t)
 	settings := `{"tools": [` + wordCountTool + `,` + strings.Replace(weatherTool, "WEATHER_URL", weather.URL, 1) + `,` + deployTool + `]}`
-	writeSettings(t, r.dir, ".mini-claude/settings.json", settings)
+	r.userSettings(settings)
 	os.WriteFile(filepath.Join(r.dir, "words.txt"), []byte("one two\nthree\n"), 0o644)
 	r.srv.Push(
 		calls(
@@ -143,7 +143,7 @@ func TestCustomToolsFromSettings(t *testing.T) {
 
 func TestBadCustomToolIsReportedAndLeftOut(t *testing.T) {
 	r := newRun(t)
-	writeSettings(t, r.dir, ".mini-claude/settings.json", `{"tools":[{"name":"Read","description":"clash","command":"true"},{"name":"Broken","description":"no command"}]}`)
+	r.userSettings(`{"tools":[{"name":"Read","description":"clash","command":"true"},{"name":"Broken","description":"no command"}]}`)
 	r.srv.Push(text("ok"))
 	out := r.exec("-p", "hi")
 	if out.code != 0 {

@@ -46,7 +46,7 @@ func TestFiveMegabyteResultIsPreviewedAndReadableInFull(t *testing.T) {
 	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
 			r := newRun(t)
-			writeSettings(t, r.dir, ".mini-claude/settings.json", src.settings)
+			r.userSettings(src.settings)
 			var mu sync.Mutex
 			var path string
 			var previewLast int
