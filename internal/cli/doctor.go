@@ -58,14 +58,16 @@ func newCmdDoctor(f *Factory) *cobra.Command {
 func diagnose(ctx context.Context, f *Factory) []finding {
 	cwd, err := f.Getwd()
 	mcpServers := finding{name: "MCP servers", value: "not checked: the working directory is unknown", note: true}
+	folderTrust := finding{name: "Folder trust", value: "not checked: the working directory is unknown", note: true}
 	if err != nil {
 		cwd = "unknown: " + err.Error()
 	} else {
-		mcpServers = mcpFinding(f, cwd)
+		mcpServers, folderTrust = mcpFinding(f, cwd), trustFinding(cwd)
 	}
 	return []finding{
 		{name: "Platform", value: platform()},
 		{name: "Working directory", value: cwd},
+		folderTrust,
 		bashFinding(ctx),
 		sandboxFinding(),
 		homeFinding(),

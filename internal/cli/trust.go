@@ -264,3 +264,17 @@ func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error)
 func folderItems(held []trust.Item) []trust.Item {
 	return slices.DeleteFunc(held, func(it trust.Item) bool { return it.Never })
 }
+
+// trustFinding is the doctor's line about the working folder: trusted or
+// not, and what its own files define that is ignored for it.
+func trustFinding(cwd string) finding {
+	fo := loadFolder(cwd, false, io.Discard)
+	ignored := len(folderItems(fo.gate.Held()))
+	switch {
+	case fo.gate.Trusted():
+		return finding{name: "Folder trust", value: "trusted: its own settings, tools and agent types apply (mini-claude trust --revoke to undo)"}
+	case ignored > 0:
+		return finding{name: "Folder trust", value: fmt.Sprintf("not trusted: %d thing(s) its files define are ignored; `mini-claude trust` if you trust it", ignored), note: true}
+	}
+	return finding{name: "Folder trust", value: "not trusted; its files define nothing that needs trust"}
+}
