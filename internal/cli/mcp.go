@@ -165,7 +165,11 @@ func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mc
 			if a, _ := fo.store.ServerApproval(fo.cwd, s.Name, s.Fingerprint); a == trust.Changed {
 				status = "changed, needs approval"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", s.Name, s.Source, s.Type, status, oneLine(target(s)), s.Name)
+			detail := oneLine(target(s))
+			if refs := s.References(); len(refs) > 0 {
+				detail += "; receives " + strings.Join(refs, ", ")
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", s.Name, s.Source, s.Type, status, detail, s.Name)
 		}
 	}
 	return w.Flush()

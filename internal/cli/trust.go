@@ -231,8 +231,7 @@ func settleTrust(ctx context.Context, f *Factory, opts *Options) error {
 func askServer(ctx context.Context, s *session, server mcp.Server) (int, error) {
 	answer, err := tui.Ask(ctx, tui.Question{
 		Title: fmt.Sprintf("Start the MCP server %q of this folder?", server.Name),
-		Lines: []string{"It runs as you, with your files and network: " + oneLine(target(server)),
-			"From the " + server.Source + " configuration of " + s.cwd + "."},
+		Lines: serverLines(s, server),
 		Answers: []string{"Yes, approve it (asked again if its configuration changes)", "No, not this time"},
 		Default: 1,
 	})
@@ -258,6 +257,17 @@ func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error)
 		return false, &ExitError{Code: ExitFailed, Err: errors.New("the trust question was left without an answer; nothing was started")}
 	}
 	return answer == 0, err
+}
+
+// serverLines describe a held server for its question: what it runs or
+// reaches, where it is configured, and which of the user's variables it reads.
+func serverLines(s *session, server mcp.Server) []string {
+	lines := []string{"It runs as you, with your files and network: " + oneLine(target(server)),
+		"From the " + server.Source + " configuration of " + s.cwd + "."}
+	if refs := server.References(); len(refs) > 0 {
+		lines = append(lines, "It would receive these variables of yours: "+strings.Join(refs, ", ")+".")
+	}
+	return lines
 }
 
 // folderItems are the held items that trusting the folder would admit.

@@ -316,6 +316,27 @@ func (p *parser) server(name string, entry json.RawMessage, origin, source strin
 	return s
 }
 
+// References returns the names of the environment variables a held server's
+// configuration refers to with ${VAR}, sorted, so that the user sees which of
+// theirs it would receive before approving it. A server that is not held has
+// its references expanded already, and returns none.
+func (s Server) References() []string {
+	values := slices.Concat([]string{s.Command, s.URL}, s.Args)
+	for _, m := range []map[string]string{s.Env, s.Headers} {
+		for k, v := range m {
+			values = append(values, k, v)
+		}
+	}
+	var names []string
+	for _, v := range values {
+		for _, m := range variable.FindAllStringSubmatch(v, -1) {
+			names = append(names, m[1])
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 
 // expander replaces ${VAR} and ${VAR:-default} in configuration values and

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +130,9 @@ func TestLoadScreensProjectServersBeforeExpandingThem(t *testing.T) {
 	}
 	if held := byName["held"]; !held.Held || held.Headers["Authorization"] != "${ANTHROPIC_API_KEY}" {
 		t.Errorf("held server = %+v, want it held with its reference unexpanded", held)
+	}
+	if refs := byName["held"].References(); !slices.Equal(refs, []string{"ANTHROPIC_API_KEY"}) {
+		t.Errorf("held server's references = %v, want the key it asks for", refs)
 	}
 	if got := byName["admitted"].Args[0]; got != "sk-secret" {
 		t.Errorf("admitted server's argument = %q, want the expanded value", got)
