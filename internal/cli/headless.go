@@ -37,6 +37,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	s.warnRefusedMemory(f.IO.ErrOut)
 	client, err := f.NewClient(s.provider)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
