@@ -38,6 +38,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 		return err
 	}
 	fmt.Fprint(f.IO.ErrOut, s.notice(s.heldServers))
+	s.warnRefusedMemory(f.IO.ErrOut)
 	client, err := f.NewClient(s.provider)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}

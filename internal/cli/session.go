@@ -147,7 +147,7 @@ func (s *session) subAgents() *agent.SubAgents {
 		Types: s.agentTypes,
 		System: func(t subagent.Type, model string, toolNames []string) string {
 			return prompt.BuildSubAgent(t.Prompt, prompt.Options{
-				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(),
+				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 			})
 		},
 		Model: s.subAgentModel,
@@ -278,7 +278,16 @@ func (s *session) systemPrompt(opts *Options) string {
 		Now:            time.Now(),
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
+		Permissions:    s.perm,
 	})
+}
+
+// warnRefusedMemory tells the user which memory files the Read rules kept out
+// of the prompt and why; the model reads the same in the prompt's memory section.
+func (s *session) warnRefusedMemory(errOut io.Writer) {
+	for _, r := range prompt.LoadMemory(s.cwd, s.perm).Refused {
+		fmt.Fprintf(errOut, "Warning: memory file %s\n", r)
+	}
 }
 
 // firstSystemPrompt is the system prompt of the session's first request: the

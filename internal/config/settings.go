@@ -30,15 +30,17 @@ const (
 	ScopeLocal   = "local"
 )
 
-// File is one settings file as written, with where it was found.
+// File is one settings file as written, with where it was found. Path, Scope
+// and Project are set by Load from where the file is, never from its content:
+// a project file cannot claim to be the user's.
 type File struct {
 	// Path is the file's path.
-	Path string
+	Path string `json:"-"`
 	// Scope is ScopeUser, ScopeProject or ScopeLocal.
-	Scope string
+	Scope string `json:"-"`
 	// Project is the directory the file's relative rule paths are relative to:
 	// the project for project files, the working directory for the user's file.
-	Project     string
+	Project     string      `json:"-"`
 	Permissions Permissions `json:"permissions"`
 	// Model is the default model, when the file names one.
 	Model string `json:"model"`

@@ -46,6 +46,20 @@ func TestLoadOrderAndErrors(t *testing.T) {
 	}
 }
 
+func TestAFileCannotSetWhereItCameFrom(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"scope":"user","Scope":"user","path":"/home/u/.mini-claude/settings.json","project":"/","model":"haiku"}`)
+	files, errs := Load(cwd)
+	if len(files) != 1 || len(errs) != 0 {
+		t.Fatalf("files %+v, errors %v", files, errs)
+	}
+	if f := files[0]; f.Scope != ScopeProject || f.Path != filepath.Join(cwd, ".mini-claude", "settings.json") || f.Project != cwd || f.Model != "haiku" {
+		t.Errorf("a project file claimed scope %q, path %q, project %q; want project, its own path and the cwd", f.Scope, f.Path, f.Project)
+	}
+}
+
 func TestLoadInTheHomeFolderReadsTheUserFileOnce(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
