@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
@@ -53,5 +54,26 @@ func TestAgentOptionsCarryTheSessionsParts(t *testing.T) {
 	data, _ := os.ReadFile(conv.transcript.Path())
 	if len(shown) != 1 || len(data) == 0 {
 		t.Errorf("the event reached the UI %d times and the transcript holds %q", len(shown), data)
+	}
+}
+
+func TestSessionPassesOnlyTheUsersPassEnvToChildren(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("MINI_CLAUDE_HOME", filepath.Join(home, ".mini-claude"))
+	writeFile(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"passEnv":["OPENAI_API_KEY"]}`)
+	writeFile(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"passEnv":["ANTHROPIC_API_KEY"]}`)
+	f, _, _ := testFactory("", true)
+	f.Getwd = func() (string, error) { return cwd, nil }
+	s, err := newSession(f, &Options{}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"OPENAI_API_KEY"}
+	if got := s.env("id", nil).PassEnv; !slices.Equal(got, want) {
+		t.Errorf("tool.Env.PassEnv = %q, want %q", got, want)
+	}
+	if got := mcpLimits(f.Getenv, s.passEnv).PassEnv; !slices.Equal(got, want) {
+		t.Errorf("mcp.Limits.PassEnv = %q, want %q", got, want)
 	}
 }

@@ -49,6 +49,9 @@ type session struct {
 	toolSearch toolsearch.Policy
 	// mcpServers are the configured MCP servers, not yet started.
 	mcpServers []mcp.Server
+	// passEnv names the credentials the user's own settings pass to child
+	// processes (config.PassEnv); the others are kept from them.
+	passEnv []string
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -62,7 +65,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	for _, err := range errs {
 		fmt.Fprintf(errOut, "Warning: %v\n", err)
 	}
-	s := &session{cwd: cwd}
+	s := &session{cwd: cwd, passEnv: config.PassEnv(files)}
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
 		return nil, err
 	}
@@ -259,5 +262,6 @@ func (s *session) firstSystemPrompt(opts *Options) string {
 }
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {
-	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state}
+	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state,
+		PassEnv: s.passEnv}
 }
