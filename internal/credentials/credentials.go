@@ -21,8 +21,9 @@ var names = []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KE
 var secretSuffixes = []string{"_KEY", "_TOKEN", "_SECRET"}
 
 // IsSecretName reports whether an environment variable looks like a
-// credential: one mini-claude keeps from child processes, or a name ending in _KEY, _TOKEN or _SECRET, in
-// any case. It decides what a folder's configuration may not expand.
+// credential: one mini-claude keeps from child processes, or a name ending in
+// _KEY, _TOKEN or _SECRET, in any case. It decides what a folder's
+// configuration may not expand.
 func IsSecretName(name string) bool {
 	upper := strings.ToUpper(name)
 	if slices.Contains(names, upper) {
@@ -32,9 +33,10 @@ func IsSecretName(name string) bool {
 }
 
 // ChildEnv returns env ("NAME=value" entries, as os.Environ gives them)
-// without the credentials mini-claude keeps from child processes, except those named in pass. Names match
-// exactly, as the environment is case-sensitive; every other entry stays, in
-// order. The result is a new slice: appending to it never changes env.
+// without the credentials mini-claude keeps from child processes, except those
+// named in pass. Names match exactly, as the environment is case-sensitive;
+// every other entry stays, in order. The result is a new slice: appending to
+// it never changes env.
 func ChildEnv(env []string, pass []string) []string {
 	return slices.DeleteFunc(slices.Clone(env), func(entry string) bool {
 		name, _, _ := strings.Cut(entry, "=")
