@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,5 +97,26 @@ func TestRefusedMemoryFilesAreWithheldAndReported(t *testing.T) {
 		if strings.Contains(text, "PRIVATE") || strings.Count(text, " was not read: ") != 2 {
 			t.Errorf("a prompt holds a refused file or does not say both were not read:\n%s", text)
 		}
+	}
+}
+
+func TestSessionPassesOnlyTheUsersPassEnvToChildren(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("MINI_CLAUDE_HOME", filepath.Join(home, ".mini-claude"))
+	writeFile(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"passEnv":["OPENAI_API_KEY"]}`)
+	writeFile(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"passEnv":["ANTHROPIC_API_KEY"]}`)
+	f, _, _ := testFactory("", true)
+	f.Getwd = func() (string, error) { return cwd, nil }
+	s, err := newSession(f, &Options{}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"OPENAI_API_KEY"}
+	if got := s.env("id", nil).PassEnv; !slices.Equal(got, want) {
+		t.Errorf("tool.Env.PassEnv = %q, want %q", got, want)
+	}
+	if got := mcpLimits(f.Getenv, s.passEnv).PassEnv; !slices.Equal(got, want) {
+		t.Errorf("mcp.Limits.PassEnv = %q, want %q", got, want)
 	}
 }

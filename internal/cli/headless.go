@@ -43,7 +43,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
+	servers := mcp.Start(s.mcpServers, mcpLimits(f.Getenv, s.passEnv))
 	defer servers.Close()
 	defer reportFailedServers(servers, f.IO.ErrOut)
 	state := tool.NewSession(s.cwd)

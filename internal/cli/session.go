@@ -52,6 +52,9 @@ type session struct {
 	mcpServers []mcp.Server
 	// heldServers are the project's MCP servers awaiting the user's approval.
 	heldServers []mcp.Server
+	// passEnv names the credentials the user's own settings pass to child
+	// processes (config.PassEnv); the others are kept from them.
+	passEnv []string
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -63,6 +66,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	}
 	s := &session{folder: loadFolder(cwd, opts.Trust, errOut)}
 	files := s.files
+	s.passEnv = config.PassEnv(files)
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
 		return nil, err
 	}
@@ -299,5 +303,5 @@ func (s *session) firstSystemPrompt(opts *Options) string {
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {
 	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state,
-		FolderTrusted: s.gate.Trusted()}
+		FolderTrusted: s.gate.Trusted(), PassEnv: s.passEnv}
 }

@@ -72,6 +72,23 @@ func TestLoadInTheHomeFolderReadsTheUserFileOnce(t *testing.T) {
 	}
 }
 
+func TestPassEnvComesOnlyFromTheUsersFiles(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	write(t, filepath.Join(home, ".claude", "settings.json"), `{"passEnv":["OPENAI_API_KEY"]}`)
+	write(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"passEnv":["OPENAI_API_KEY","ANTHROPIC_AUTH_TOKEN"]}`)
+	write(t, filepath.Join(cwd, ".claude", "settings.json"), `{"passEnv":["ANTHROPIC_API_KEY"]}`)
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.local.json"), `{"passEnv":["CLAUDE_CODE_OAUTH_TOKEN"]}`)
+	files, errs := Load(cwd)
+	if len(errs) != 0 || len(files) != 4 {
+		t.Fatalf("Load = %d files, %v; want 4 files", len(files), errs)
+	}
+	if got := PassEnv(files); strings.Join(got, " ") != "OPENAI_API_KEY ANTHROPIC_AUTH_TOKEN" {
+		t.Errorf("PassEnv = %q, want the user files' names once each, none of the project's or local file's", got)
+	}
+}
+
 func TestAddAllowRuleKeepsOtherKeysAndSkipsDuplicates(t *testing.T) {
 	cwd := t.TempDir()
 	write(t, LocalPath(cwd), `{"model":"sonnet","permissions":{"deny":["Write"],"allow":["Read"]}}`)

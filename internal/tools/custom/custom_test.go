@@ -64,6 +64,40 @@ func TestCommandGetsTheInput(t *testing.T) {
 	}
 }
 
+func TestCredentialsAreKeptFromTheCommandUnlessPassed(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-secret")
+	t.Setenv("GITHUB_TOKEN", "gh-user")
+	tl, err := New(Spec{Name: "Env", Description: "d", Command: `printf '[%s] [%s] [%s]' "$ANTHROPIC_API_KEY" "$OPENAI_API_KEY" "$GITHUB_TOKEN"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		pass []string
+		want string
+	}{
+		{"the keys mini-claude uses are gone, the user's other tokens stay", nil, "[] [] [gh-user]"},
+		{"a key the user's settings pass reaches the command", []string{"OPENAI_API_KEY"}, "[] [sk-oai-secret] [gh-user]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tl.Parse(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			res, err := c.Run(context.Background(), &tool.Env{Cwd: dir, Session: tool.NewSession(dir), PassEnv: tt.pass}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Content[0].Text; got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestCommandRunsInTheSessionDirectory(t *testing.T) {
 	tl, err := New(Spec{Name: "Where", Description: "d", Command: "pwd -P"})
 	if err != nil {
