@@ -71,6 +71,9 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, stdin stdinSource) {
 				w.hazard(hazardAssignment, a)
 			}
 		}
+		if changesGlobbing(nil, inv.assigns) {
+			w.st.res.GlobOptions = true
+		}
 		return
 	}
 	for _, a := range c.Args {
@@ -158,6 +161,10 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 	}
 	for _, as := range inv.assigns {
 		cmd.Assigns = append(cmd.Assigns, as.text)
+	}
+	cmd.Globs = argGlobs(inv.args)
+	if changesGlobbing(inv.args, inv.assigns) {
+		w.st.res.GlobOptions = true
 	}
 	cmd.Prefix = cmd.Args[0]
 	cmd.Elevated = inv.elevated
@@ -317,7 +324,7 @@ func foundPaths(args []word) []word {
 	for i, a := range args {
 		out[i] = a
 		if strings.Contains(a.text, "{}") {
-			out[i].dynamic = true
+			out[i].dynamic, out[i].globs = true, nil
 		}
 	}
 	return out
