@@ -438,6 +438,9 @@ func TestAnalyzeLargeInputs(t *testing.T) {
 		"many wrappers":     strings.Repeat("nice ", 10000) + "rm -rf x",
 		"nested bash -c":    nestedBashC(10, "rm x"),
 		"long word":         "echo " + strings.Repeat("a", 200000),
+		"many brace lists":  "cat " + strings.Repeat("{a,b}", 2000),
+		"nested braces":     "cat " + strings.Repeat("{a,", 3000) + "b" + strings.Repeat("}", 3000),
+		"long sequence":     "cat x{1..99999999}*",
 	} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
