@@ -40,6 +40,9 @@ func TestGlobPatternsFollowQuoting(t *testing.T) {
 		{`cat < [p]riv*/in`, [][]string{{"[p]riv*/in"}}},
 		{`rm -f priv*/x`, [][]string{{"priv*/x"}}},
 		{`cp a priv*/`, [][]string{{"priv*/"}}},
+		{`for f in priv*/* a; do echo "$f"; done`, [][]string{{"priv*/*"}}},
+		{`select f in [p]riv*; do break; done`, [][]string{{"[p]riv*"}}},
+		{`files=(priv*/* "$x"*); declare -a more=(pub*)`, [][]string{{"priv*/*"}, {"pub*"}}},
 		{`git -C sub show HEAD -- src*.go`, [][]string{{`\s\u\b/src*.go`}}},
 		{`git -C "x$d" show HEAD -- src*.go`, [][]string{nil}},
 	} {
