@@ -43,8 +43,8 @@ func loadFolder(cwd string, once bool, errOut io.Writer) *folder {
 
 // screenServer rules on a project MCP server: none starts in an untrusted
 // folder; in a trusted one, a server starts when the user approved it — this
-// very configuration in the trust record, or by name in their own settings
-// or the folder's local ones — and otherwise waits for approval. A server the
+// very configuration in the trust record, or by name in their own settings —
+// and otherwise waits for approval. A server the
 // settings disable is left out.
 func (fo *folder) screenServer(c mcp.Candidate) mcp.Verdict {
 	if !fo.gate.Admit(trust.Item{Kind: trust.KindMCPServer, Name: c.Name, Detail: c.Target, Source: c.Origin}) {
@@ -79,7 +79,7 @@ func (fo *folder) heldServerNotice(held []mcp.Server) string {
 			why = "has changed since you approved it"
 		}
 		fmt.Fprintf(&b, "The project MCP server %q (%s) %s, so it was not started; approve it with `mini-claude mcp approve %s`.\n",
-			s.Name, target(s), why, s.Name)
+			s.Name, oneLine(target(s)), why, oneLine(s.Name))
 	}
 	return b.String()
 }
@@ -88,4 +88,15 @@ func (fo *folder) heldServerNotice(held []mcp.Server) string {
 // held back and which servers await approval; "" when there is nothing to say.
 func (fo *folder) notice(held []mcp.Server) string {
 	return fo.gate.Notice(fo.cwd) + fo.heldServerNotice(held)
+}
+
+// ignoredServers counts the MCP servers of the folder the gate held back.
+func (fo *folder) ignoredServers() int {
+	n := 0
+	for _, it := range fo.gate.Held() {
+		if it.Kind == trust.KindMCPServer {
+			n++
+		}
+	}
+	return n
 }

@@ -129,6 +129,10 @@ func newCmdMCPList(f *Factory) *cobra.Command {
 			fo := loadFolder(cwd, opts.Trust, f.IO.ErrOut)
 			servers := loadMCPServers(opts, fo.files, cwd, f.Getenv, fo.screenServer, f.IO.ErrOut)
 			fmt.Fprint(f.IO.ErrOut, fo.gate.Notice(cwd))
+			if n := fo.ignoredServers(); len(servers) == 0 && n > 0 {
+				_, err := fmt.Fprintf(f.IO.Out, "No MCP server starts here: the %d this folder defines are ignored until you trust it (mini-claude trust).\n", n)
+				return err
+			}
 			if len(servers) == 0 {
 				_, err := fmt.Fprintf(f.IO.Out, "No MCP servers configured. Add them to %s, the mcpServers of a settings file, or --mcp-config.\n", filepath.Join(cwd, mcp.ProjectFile))
 				return err
@@ -165,7 +169,7 @@ func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mc
 		if st.State == mcp.Connected && detail == "" {
 			detail = target(startable[i])
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", st.Name, st.Source, st.Type, st.State, st.Tools, oneLine(detail))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", oneLine(st.Name), st.Source, st.Type, st.State, st.Tools, oneLine(detail))
 	}
 	for _, s := range servers {
 		if s.Held {
@@ -177,7 +181,7 @@ func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mc
 			if refs := s.References(); len(refs) > 0 {
 				detail += "; receives " + strings.Join(refs, ", ")
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", s.Name, s.Source, s.Type, status, detail, s.Name)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", oneLine(s.Name), s.Source, s.Type, status, detail, oneLine(s.Name))
 		}
 	}
 	return w.Flush()
@@ -191,8 +195,10 @@ func target(s mcp.Server) string {
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 
+// oneLine shows text a configuration holds on one line, every character
+// that could redraw the terminal made visible (trust.Visible).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return trust.Visible(strings.Join(strings.Fields(s), " "))
 }
 
 // mcpFinding is the doctor's line about MCP: the servers configured here, or
@@ -200,13 +206,7 @@ func oneLine(s string) string {
 func mcpFinding(f *Factory, cwd string) finding {
 	fo := loadFolder(cwd, false, io.Discard)
 	servers := loadMCPServers(&Options{}, fo.files, cwd, f.Getenv, fo.screenServer, io.Discard)
-	ignored := 0
-	for _, it := range fo.gate.Held() {
-		if it.Kind == trust.KindMCPServer {
-			ignored++
-		}
-	}
-	if len(servers) == 0 && ignored > 0 {
+	if ignored := fo.ignoredServers(); len(servers) == 0 && ignored > 0 {
 		return finding{name: "MCP servers", value: fmt.Sprintf("%d defined by this folder, ignored until you trust it (`mini-claude trust`)", ignored), note: true}
 	}
 	if len(servers) == 0 {
@@ -214,12 +214,13 @@ func mcpFinding(f *Factory, cwd string) finding {
 	}
 	var names, problems []string
 	for _, s := range servers {
-		names = append(names, s.Name)
+		name := oneLine(s.Name)
+		names = append(names, name)
 		switch {
 		case s.Problem != "":
-			problems = append(problems, s.Name+": "+s.Problem)
+			problems = append(problems, name+": "+oneLine(s.Problem))
 		case s.Held:
-			problems = append(problems, s.Name+": awaiting your approval (`mini-claude mcp approve "+s.Name+"`)")
+			problems = append(problems, name+": awaiting your approval (`mini-claude mcp approve "+name+"`)")
 		}
 	}
 	if len(problems) > 0 {

@@ -163,7 +163,7 @@ func TestMCPListStartsNoServerTheUserDidNotApprove(t *testing.T) {
 	if code := Main(context.Background(), f, []string{"mcp", "list"}); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut.String(), "not trusted") || !strings.Contains(out.String(), "No MCP servers configured") {
+	if !strings.Contains(errOut.String(), "not trusted") || !strings.Contains(out.String(), "the 1 this folder defines are ignored until you trust it") {
 		t.Errorf("untrusted folder: out %q err %q", out, errOut)
 	}
 	trust.Open(config.Home()).Decide(dir, true)

@@ -231,7 +231,7 @@ func TestSettingsFilesLayerUnderTheFlags(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv(config.HomeEnv, filepath.Join(home, ".mini-claude"))
 	writeFile(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"permissions":{"allow":["Read"],"defaultMode":"plan"}}`)
-	writeFile(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"permissions":{"deny":["Write","Bash(rm"],"additionalDirectories":["../shared"]},"model":"haiku"}`)
+	writeFile(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"permissions":{"deny":["Write","Bash(rm"],"additionalDirectories":["../shared", "~/notes"]},"model":"haiku"}`)
 	trust.Open(config.Home()).Decide(cwd, true)
 	f, _, errOut := testFactory("", true)
 	f.Getwd = func() (string, error) { return cwd, nil }
@@ -246,7 +246,7 @@ func TestSettingsFilesLayerUnderTheFlags(t *testing.T) {
 	if strings.Join(deny, " ") != "Write@settings.json Touch@--disallowedTools" || len(s.perm.Allow) != 1 {
 		t.Errorf("deny %v allow %v", deny, s.perm.Allow)
 	}
-	if s.perm.Mode != "acceptEdits" || s.model != "claude-haiku-4-5" || !slices.Equal(s.dirs, []string{filepath.Join(filepath.Dir(cwd), "shared")}) {
+	if s.perm.Mode != "acceptEdits" || s.model != "claude-haiku-4-5" || !slices.Equal(s.dirs, []string{filepath.Join(filepath.Dir(cwd), "shared"), filepath.Join(home, "notes")}) {
 		t.Errorf("mode %s model %s dirs %v", s.perm.Mode, s.model, s.dirs)
 	}
 	if got := errOut.String(); !strings.Contains(got, filepath.Join(cwd, ".mini-claude", "settings.json")) || !strings.Contains(got, `"Bash(rm"`) {

@@ -74,7 +74,11 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	for _, file := range files {
 		dirs = append(dirs, file.Permissions.AdditionalDirectories...)
 	}
+	home, _ := os.UserHomeDir()
 	for _, dir := range dirs {
+		if rest, ok := strings.CutPrefix(dir, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
+			dir = home + rest
+		}
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(cwd, dir)
 		}

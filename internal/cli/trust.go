@@ -123,7 +123,7 @@ func listTrust(f *Factory, store *trust.Store) error {
 func serverNames(servers []mcp.Server) string {
 	names := make([]string, len(servers))
 	for i, s := range servers {
-		names[i] = s.Name
+		names[i] = oneLine(s.Name)
 	}
 	return strings.Join(names, ", ")
 }
@@ -174,7 +174,7 @@ func approveServers(f *Factory, cwd string, names []string) error {
 		if err := fo.store.ApproveServer(cwd, s.Name, s.Fingerprint); err != nil {
 			return &ExitError{Code: ExitFailed, Err: err}
 		}
-		fmt.Fprintf(f.IO.Out, "Approved %s (%s); a change to its configuration will need approval again.\n", s.Name, oneLine(target(s)))
+		fmt.Fprintf(f.IO.Out, "Approved %s (%s); a change to its configuration will need approval again.\n", oneLine(s.Name), oneLine(target(s)))
 	}
 	return nil
 }
@@ -264,7 +264,7 @@ func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error)
 // reaches, where it is configured, and which of the user's variables it reads.
 func serverLines(s *session, server mcp.Server) []string {
 	lines := []string{"It runs as you, with your files and network: " + oneLine(target(server)),
-		"From the " + server.Source + " configuration of " + s.cwd + "."}
+		"From the " + server.Source + " configuration of " + oneLine(s.cwd) + "."}
 	var secrets, others []string
 	for _, name := range server.References() {
 		if credentials.IsSecretName(name) {

@@ -12,7 +12,7 @@ import (
 // Screen returns the files with what their folder may not decide taken out,
 // asking gate about each project-defined item: allow rules, permission modes
 // that widen access, additional directories, the provider and model, custom
-// tools and MCP server approvals. Deny and ask rules always stay (they only
+// tools; MCP server approvals and passEnv are never taken from a folder. Deny and ask rules always stay (they only
 // narrow); the user's own files are returned as they are. MCP servers are
 // screened where they are started (internal/cli), together with .mcp.json's.
 func Screen(files []File, gate *trust.Gate) []File {
@@ -90,9 +90,10 @@ func screenTools(raw json.RawMessage, admit func(name, command string) bool) jso
 	return out
 }
 
-// screenApprovals rules on a project file's MCP server approvals: a local
-// file's take effect in a trusted folder, as Claude Code keeps them there; a
-// shared project file may never approve its own servers.
+// screenApprovals takes out a project file's MCP server approvals: a folder
+// may never approve its own servers, not even from its local file, which
+// Claude Code writes approvals to but which a clone can ship as well. The
+// user approves in the trust record or in their own settings.
 func screenApprovals(f *File, gate *trust.Gate, item func(kind, name, detail string) trust.Item) {
 	var names []string
 	if f.EnableAllProjectMCPServers {
@@ -105,9 +106,8 @@ func screenApprovals(f *File, gate *trust.Gate, item func(kind, name, detail str
 		return
 	}
 	it := item(trust.KindServerApproval, strings.Join(names, "; "), "")
-	it.Never = f.Scope != ScopeLocal
-	if !gate.Admit(it) {
-		f.EnableAllProjectMCPServers = false
-		f.EnabledMCPJSONServers = nil
-	}
+	it.Never = true
+	gate.Admit(it)
+	f.EnableAllProjectMCPServers = false
+	f.EnabledMCPJSONServers = nil
 }

@@ -60,11 +60,11 @@ func TestScreenAdmitsATrustedFolderButNeverItsBypassMode(t *testing.T) {
 		t.Error("a shared project file approved its own MCP servers")
 	}
 	local := Screen([]File{folderFile(ScopeLocal, "acceptEdits")}, gate)[0]
-	if !local.EnableAllProjectMCPServers || local.Permissions.DefaultMode != "acceptEdits" {
-		t.Errorf("a trusted folder's local file lost its approvals or mode: %+v", local)
+	if local.EnableAllProjectMCPServers || local.Permissions.DefaultMode != "acceptEdits" {
+		t.Errorf("a trusted folder's local file approved its own servers or lost its mode: %+v", local)
 	}
-	if n := len(gate.Held()); n != 3 || f.PassEnv != nil {
-		t.Errorf("held %d items, want the bypass mode, the shared approval and passEnv: %+v", n, gate.Held())
+	if n := len(gate.Held()); n != 3 || f.PassEnv != nil || local.PassEnv != nil {
+		t.Errorf("held %d items, want the bypass mode, the approval and passEnv (the same items of both files held once): %+v", n, gate.Held())
 	}
 }
 

@@ -54,8 +54,8 @@ type File struct {
 	Tools json.RawMessage `json:"tools"`
 	// EnabledMCPJSONServers and DisabledMCPJSONServers approve or refuse
 	// servers of a project's .mcp.json by name, and EnableAllProjectMCPServers
-	// approves them all, as Claude Code's settings do; only the user's own and
-	// a trusted folder's local files may approve.
+	// approves them all, as Claude Code's settings do; only the user's own
+	// files may approve.
 	EnabledMCPJSONServers      []string `json:"enabledMcpjsonServers"`
 	DisabledMCPJSONServers     []string `json:"disabledMcpjsonServers"`
 	EnableAllProjectMCPServers bool     `json:"enableAllProjectMcpServers"`

@@ -141,6 +141,8 @@ type SettingsServers struct {
 
 // Load reads every configured server, sorted by name. A source that cannot be
 // read or parsed is returned as an error naming it and skipped; the others load.
+// A project server that Screen drops or holds never displaces another server
+// of its name: a folder cannot switch off the user's own.
 func Load(src Sources) ([]Server, []error) {
 	getenv := src.Getenv
 	if getenv == nil {
@@ -154,6 +156,9 @@ func Load(src Sources) ([]Server, []error) {
 			errs = append(errs, err)
 		}
 		for _, s := range servers {
+			if _, taken := byName[s.Name]; s.dropped || taken && s.Held {
+				continue
+			}
 			byName[s.Name] = s
 		}
 	}
@@ -174,9 +179,7 @@ func Load(src Sources) ([]Server, []error) {
 	}
 	servers := make([]Server, 0, len(byName))
 	for _, s := range byName {
-		if !s.dropped {
-			servers = append(servers, s)
-		}
+		servers = append(servers, s)
 	}
 	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	return servers, errs

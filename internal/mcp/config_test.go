@@ -147,6 +147,25 @@ func TestLoadScreensProjectServersBeforeExpandingThem(t *testing.T) {
 	}
 }
 
+func TestAProjectServerNotAdmittedLeavesTheUsersServerOfItsName(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ProjectFile), []byte(`{"mcpServers": {"db": {"command": "evil"}, "fs": {"command": "evil"}}}`), 0o644)
+	user := SettingsServers{Path: "/home/u/.mini-claude/settings.json", Source: SourceUser,
+		Raw: json.RawMessage(`{"db": {"command": "mine"}, "fs": {"command": "mine too"}}`)}
+	verdicts := map[string]Verdict{"db": Drop, "fs": Hold}
+	servers, _ := Load(Sources{ProjectDir: dir, Settings: []SettingsServers{user}, Getenv: env(nil),
+		Screen: func(c Candidate) Verdict { return verdicts[c.Name] }})
+	if len(servers) != 2 || servers[0].Command != "mine" || servers[1].Command != "mine too" || servers[1].Held {
+		t.Errorf("servers = %+v, want the user's db and fs", servers)
+	}
+	verdicts["db"] = Admit
+	servers, _ = Load(Sources{ProjectDir: dir, Settings: []SettingsServers{user}, Getenv: env(nil),
+		Screen: func(c Candidate) Verdict { return verdicts[c.Name] }})
+	if servers[0].Command != "evil" {
+		t.Errorf("an admitted project server did not take its name's place: %+v", servers[0])
+	}
+}
+
 func TestLoadReportsBrokenSources(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, ProjectFile), []byte(`{"mcpServers":`), 0o644); err != nil {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The kinds of project-defined items the gate rules on.
@@ -42,16 +44,49 @@ type Item struct {
 	Never bool
 }
 
-// String describes the item in one line, for the dialog and the notice.
+// String describes the item in one line, for the dialog and the notice; the
+// folder's own text is made Visible, so it cannot redraw the screen around it.
 func (it Item) String() string {
-	s := it.Kind + " " + it.Name
+	s := it.Kind + " " + Visible(it.Name)
 	if it.Detail != "" {
-		s += " (" + it.Detail + ")"
+		s += " (" + Visible(it.Detail) + ")"
 	}
 	if it.Source != "" {
-		s += " from " + it.Source
+		s += " from " + Visible(it.Source)
 	}
 	return s
+}
+
+// Visible returns text a folder wrote with every character that could move
+// the cursor, erase or reorder what a terminal shows (control characters,
+// newlines, bidirectional overrides) written as an escape such as \x1b or
+// \u202e, so that what the user reads is what the file holds.
+func Visible(s string) string {
+	if strings.IndexFunc(s, hidden) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case !hidden(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+		s = s[size:]
+	}
+	return b.String()
+}
+
+// hidden reports whether r changes how a terminal draws the text around it.
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || r == utf8.RuneError || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // Gate rules, for one session, on the items a folder defines, and remembers
@@ -101,7 +136,7 @@ func (g *Gate) Notice(dir string) string {
 	var b strings.Builder
 	if len(untrusted) > 0 {
 		fmt.Fprintf(&b, "This folder is not trusted, so mini-claude ignored what it defines that would run programs, widen permissions or redirect traffic:\n%s\n", strings.Join(untrusted, "\n"))
-		fmt.Fprintf(&b, "If you trust %s, run `mini-claude trust %s` (or pass --trust for one run); deny and ask rules of the folder apply either way.\n", dir, shellQuote(dir))
+		fmt.Fprintf(&b, "If you trust %s, run `mini-claude trust %s` (or pass --trust for one run); deny and ask rules of the folder apply either way.\n", Visible(dir), Visible(shellQuote(dir)))
 	}
 	if len(never) > 0 {
 		fmt.Fprintf(&b, "A project file may never set these, trusted or not; set them in your own settings or on the command line:\n%s\n", strings.Join(never, "\n"))

@@ -163,3 +163,24 @@ func TestGateNeverAdmitsWhatNoProjectMaySet(t *testing.T) {
 		t.Error("a gate that held nothing has a notice")
 	}
 }
+
+func TestVisibleKeepsAFolderFromRedrawingTheScreen(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"node server.js --port 8080", "node server.js --port 8080"},
+		{"sh -c touch x \x1b[2K\x1b[1A\r  • nothing else", `sh -c touch x \x1b[2K\x1b[1A\x0d  • nothing else`},
+		{"a\nb\tc", `a\x0ab\x09c`},
+		{"evil\u202egnp.exe", `evil\u202egnp.exe`},
+		{"caf\u00e9 ✓", "caf\u00e9 ✓"},
+		{"\x9b2J", `\x9b2J`},
+		{"\u009b2J", `\x9b2J`},
+	}
+	for _, tt := range tests {
+		if got := Visible(tt.in); got != tt.want {
+			t.Errorf("Visible(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	it := Item{Kind: KindMCPServer, Name: "fmt", Detail: "touch x\x1b[1A\n", Source: ".mcp.json"}
+	if s := it.String(); strings.ContainsAny(s, "\x1b\n") {
+		t.Errorf("an item shows raw control characters: %q", s)
+	}
+}

@@ -25,8 +25,10 @@ const InputEnvPrefix = "TOOL_INPUT_"
 // and dropped.
 const maxOutputBytes = 32 << 20
 
-// errorTailChars is how much of the end of the output a failure shows.
-const errorTailChars = 10_000
+// timeoutTailChars is how much of the end of the output a command stopped
+// at its timeout shows; a failure shows all of it, which the executor stores
+// and previews when it is over the tool's limit, as it does a success.
+const timeoutTailChars = 10_000
 
 // command is the part of a custom tool that runs.
 type command struct {
@@ -73,7 +75,7 @@ func (c *command) run(ctx context.Context, in json.RawMessage, env *tool.Env, _ 
 	}
 	text := strings.TrimRight(out.String(), " \t\r\n")
 	if exit := proc.Exit(); exit.Code != 0 {
-		return "", &tool.OutputError{Text: strings.TrimRight(fmt.Sprintf("Exit code %d\n%s", exit.Code, tail(text, errorTailChars)), "\n")}
+		return "", &tool.OutputError{Text: strings.TrimRight(fmt.Sprintf("Exit code %d\n%s", exit.Code, text), "\n")}
 	}
 	return text, nil
 }
@@ -133,7 +135,7 @@ func outputSoFar(text string) string {
 	if text == "" {
 		return ""
 	}
-	return "\nOutput so far:\n" + tail(text, errorTailChars)
+	return "\nOutput so far:\n" + tail(text, timeoutTailChars)
 }
 
 // tail returns about the last n bytes of s, starting at a character.
