@@ -102,15 +102,21 @@ func TestExitCodesAndAnswers(t *testing.T) {
 		{"exit 2 blocks with stderr", PreToolUse, `echo "no rm here" >&2; exit 2`,
 			func(o Outcome) bool { return o.Blocked && o.Reason == "no rm here" }},
 		{"exit 1 only tells the user", PreToolUse, `echo oops >&2; exit 1`,
-			func(o Outcome) bool { return !o.Blocked && len(o.Messages) == 1 && strings.Contains(o.Messages[0], "status 1: oops") }},
+			func(o Outcome) bool {
+				return !o.Blocked && len(o.Messages) == 1 && strings.Contains(o.Messages[0], "status 1: oops")
+			}},
 		{"JSON deny", PreToolUse, `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"migrations are frozen"}}'`,
 			func(o Outcome) bool { return o.Permission == "deny" && o.PermissionReason == "migrations are frozen" }},
 		{"updatedInput", PreToolUse, `echo '{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}'`,
-			func(o Outcome) bool { return o.Permission == "allow" && string(o.UpdatedInput) == `{"command":"ls -la"}` }},
+			func(o Outcome) bool {
+				return o.Permission == "allow" && string(o.UpdatedInput) == `{"command":"ls -la"}`
+			}},
 		{"decision block with a reason", Stop, `echo '{"decision":"block","reason":"tests fail"}'`,
 			func(o Outcome) bool { return o.Blocked && o.Reason == "tests fail" }},
 		{"continue false stops", PostToolUse, `echo '{"continue":false,"stopReason":"enough","systemMessage":"bye"}'`,
-			func(o Outcome) bool { return o.Stop && o.StopReason == "enough" && slices.Equal(o.Messages, []string{"bye"}) }},
+			func(o Outcome) bool {
+				return o.Stop && o.StopReason == "enough" && slices.Equal(o.Messages, []string{"bye"})
+			}},
 		{"prompt context from plain stdout", UserPromptSubmit, `echo "ticket ABC-1: fix login"`,
 			func(o Outcome) bool { return slices.Equal(o.Context, []string{"ticket ABC-1: fix login"}) }},
 		{"plain stdout of a tool hook is no context", PostToolUse, `echo formatted`,
