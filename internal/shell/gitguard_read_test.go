@@ -161,6 +161,11 @@ func TestGuardNestedRepositories(t *testing.T) {
 	testVectors(t, []gitVector{
 		{name: "status runs the clean filter of a nested repository", command: "printf 'HELLO\\n' > sub/a.txt && git status --short", want: " m sub",
 			setup: nested(subFilter)},
+		{name: "status runs the clean filter of a nested repository recorded in a split index", command: "printf 'HELLO\\n' > sub/a.txt && git status --short", want: " m sub",
+			setup: func(l *gitLab) {
+				nested(subFilter)(l)
+				l.git("update-index", "--split-index")
+			}},
 		{name: "status runs the fsmonitor of a nested repository", command: "echo more >> sub/a.txt && git status --short", want: " m sub",
 			setup: nested(func(l *gitLab, sub string) { l.gitIn(sub, "", "config", "core.fsmonitor", l.mark) })},
 		{name: "diff --submodule=diff runs a nested repository's textconv", command: "echo more >> sub/b.bin && git diff --submodule=diff", want: "+more",

@@ -171,11 +171,20 @@ func TestMayHaveGitlinksScansTheWholeIndex(t *testing.T) {
 		{"plain entries", bytes.Repeat([]byte{0, 0, 0x81, 0xa4}, 100), false},
 		{"a gitlink", append(bytes.Repeat([]byte{1}, 10), gitlinkMode...), true},
 		{"a gitlink across two reads", append(slices.Clone(big), gitlinkMode...), true},
+		{"a path with link in it", []byte("DIRC....src/linker.c...."), false},
 		{"a split index", []byte("DIRC....link...."), true},
 	} {
-		index := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		index := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "index")
+		if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if tc.content != nil {
 			if err := os.WriteFile(index, tc.content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tc.name == "a split index" {
+			if err := os.WriteFile(filepath.Join(filepath.Dir(index), "sharedindex.0123"), nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -194,10 +203,16 @@ func BenchmarkUntrustedGitEnv(b *testing.B) {
 	l := newGitLab(b)
 	l.config("diff.evil.textconv", l.mark, "filter.evil.clean", l.mark)
 	outside := b.TempDir()
+	withSub := newGitLab(b)
+	sub := filepath.Join(withSub.dir, "sub")
+	withSub.initRepo(sub)
+	withSub.git("add", "sub")
+	withSub.git("commit", "-q", "-m", "nested")
 	for _, bc := range []struct{ name, command, dir string }{
 		{"no git", "ls -la && cat a.txt | grep x", l.dir},
 		{"git outside a repository", "git status", outside},
 		{"git in a repository", "git status", l.dir},
+		{"git in a repository with a nested one", "git status", withSub.dir},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {

@@ -182,10 +182,14 @@ func includedFile(root, origin, path string, env []string) (string, bool) {
 var gitlinkMode = []byte{0, 0, 0xe0, 0}
 
 // mayHaveGitlinks reports whether an index file can hold a gitlink, without
-// running git: false only when the file is missing or read in full without
-// the gitlink mode's bytes or a split index's "link" extension anywhere.
+// running git: false only when the file is missing, or read in full without
+// the gitlink mode's bytes anywhere and not split (a split index keeps most
+// entries in sharedindex.<hash> files beside it).
 func mayHaveGitlinks(index string) bool {
 	if index == "" {
+		return true
+	}
+	if shared, _ := filepath.Glob(filepath.Join(filepath.Dir(index), "sharedindex.*")); len(shared) > 0 {
 		return true
 	}
 	f, err := os.Open(index)
@@ -193,17 +197,17 @@ func mayHaveGitlinks(index string) bool {
 		return !errors.Is(err, os.ErrNotExist)
 	}
 	defer f.Close()
-	// The first bytes of buf hold the end of the previous read, so that a
-	// pattern across two reads is seen.
-	buf := make([]byte, 3+256<<10)
+	// The first bytes of buf hold the end of the previous read, so that the
+	// mode is seen across two reads.
+	buf := make([]byte, len(gitlinkMode)-1+256<<10)
 	kept := 0
 	for {
 		n, err := f.Read(buf[kept:])
 		data := buf[:kept+n]
-		if bytes.Contains(data, gitlinkMode) || bytes.Contains(data, []byte("link")) {
+		if bytes.Contains(data, gitlinkMode) {
 			return true
 		}
-		kept = copy(buf, data[max(0, len(data)-3):])
+		kept = copy(buf, data[max(0, len(data)-len(gitlinkMode)+1):])
 		if err == io.EOF {
 			return false
 		}
