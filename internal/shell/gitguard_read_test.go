@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -177,6 +178,16 @@ func TestGuardNestedRepositories(t *testing.T) {
 			setup: absorbed},
 		{name: "cd into a repository that is no submodule", command: "cd sub && " + sameSize + " && git status --short", want: " M a.txt",
 			setup: untracked(subFilter)},
+		{name: "cd through a link into another repository's subdirectory", command: "cd link && printf 'HELLO\\n' > ../a.txt && git status --short", want: " M ../a.txt",
+			setup: func(l *gitLab) {
+				other := filepath.Join(l.root, "other")
+				l.initRepo(other)
+				subFilter(l, other)
+				l.write(filepath.Join(other, "dir", "x"), "")
+				if err := os.Symlink(filepath.Join(other, "dir"), filepath.Join(l.dir, "link")); err != nil {
+					l.t.Fatal(err)
+				}
+			}},
 		{name: "git -C a repository that is no submodule", command: "printf 'HELLO\\n' > sub/a.txt && git -C sub status --short", want: " M a.txt",
 			setup: untracked(subFilter)},
 	})

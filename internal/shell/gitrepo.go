@@ -32,7 +32,7 @@ func findRepo(dir string, env []string, useGitDir bool) (repo gitRepo, ok bool) 
 	if gitDir, set := lookup(env, "GIT_DIR"); set && useGitDir {
 		return gitRepo{root: dir}, dirExists(dir) && gitDir != ""
 	}
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+	for d := realDir(dir); ; d = filepath.Dir(d) {
 		dotGit := filepath.Join(d, ".git")
 		if info, err := os.Stat(dotGit); err == nil {
 			repo = gitRepo{root: d}
@@ -48,6 +48,22 @@ func findRepo(dir string, env []string, useGitDir bool) (repo gitRepo, ok bool) 
 		}
 		if filepath.Dir(d) == d {
 			return gitRepo{}, false
+		}
+	}
+}
+
+// realDir resolves the symbolic links of dir's nearest existing ancestor,
+// as git sees its working directory: a link into another repository's
+// subdirectory leads to that repository. A missing tail is kept as written.
+func realDir(dir string) string {
+	dir = filepath.Clean(dir)
+	for d := dir; ; d = filepath.Dir(d) {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			rest, _ := filepath.Rel(d, dir)
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(d) == d {
+			return dir
 		}
 	}
 }
