@@ -110,14 +110,14 @@ func mayRunGit(a *Analysis) bool {
 // of the line's cds (each taken both from dir and from the cd before it),
 // and git's -C directories from each of those. unknown is set when some
 // directory cannot be known before the line runs: cd "$x", popd, cd -,
-// env -C, git --git-dir, GIT_DIR=…, git run by find or xargs (in the
-// directories found, or with the arguments read), a dynamic command.
+// env -C, git --git-dir, GIT_DIR (see repoVars), git run by find or xargs
+// (in the directories found, or with the arguments read), a dynamic command.
 func gitDirs(a *Analysis, dir string, env []string) (dirs []string, unknown bool) {
 	if a == nil {
 		return []string{dir}, true
 	}
 	dirs = []string{dir}
-	unknown = a.CwdUnknown || a.Dynamic
+	unknown = a.CwdUnknown || a.Dynamic || slices.ContainsFunc(repoVars, func(v string) bool { return strings.Contains(a.Source, v) })
 	cur := dir
 	for _, cd := range a.Cds {
 		target, ok := staticDir(cd, env)
@@ -154,15 +154,15 @@ func gitDirs(a *Analysis, dir string, env []string) (dirs []string, unknown bool
 	return compactDirs(dirs), unknown
 }
 
+// repoVars are the variables that point git at another repository or
+// index; a line that names one (GIT_DIR=…, export GIT_DIR, env GIT_DIR=…)
+// may run git on a repository that cannot be known here.
+var repoVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"}
+
 // gitMoves returns the -C directories of a git command in order; ok is
 // false when git is pointed at a repository that cannot be known here
-// (--git-dir, --work-tree, GIT_DIR=…, a -C that depends on expansion).
+// (--git-dir, --work-tree, a -C that depends on expansion).
 func gitMoves(c Command, env []string) (moves []string, ok bool) {
-	for _, as := range c.Assigns {
-		if strings.HasPrefix(as, "GIT_DIR=") || strings.HasPrefix(as, "GIT_WORK_TREE=") || strings.HasPrefix(as, "GIT_COMMON_DIR=") {
-			return nil, false
-		}
-	}
 	args := c.Args
 	for i := 1; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
 		switch t := args[i]; {

@@ -54,6 +54,8 @@ func TestGitDirsFollowsCdAndDashC(t *testing.T) {
 		{`git -C "$d" status`, []string{"/w"}, true},
 		{"git --git-dir=/x/.git log", []string{"/w"}, true},
 		{"GIT_DIR=/x/.git git log", []string{"/w"}, true},
+		{"export GIT_DIR=/x/.git; git log", []string{"/w"}, true},
+		{"GIT_INDEX_FILE=/tmp/i git status", []string{"/w"}, true},
 		{"env -C /x git status", []string{"/w"}, true},
 		{"popd; git status", []string{"/w"}, true},
 		{`find . -name .git -execdir git status \;`, []string{"/w"}, true},
