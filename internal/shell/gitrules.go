@@ -162,6 +162,11 @@ var gitRules = []gitRule{
 	// git web--browse (help --web, instaweb); empty: "Unknown browser".
 	{pattern: "browser.*.cmd", neutral: ""},
 	{pattern: "browser.*.path", neutral: ""},
+	// git help runs man.viewer's man.<tool>.cmd (or the program at
+	// man.<tool>.path) with the page; an empty command is run as a shell
+	// line of its own, so man stands in and shows the page.
+	{pattern: "man.*.cmd", neutral: "man"},
+	{pattern: "man.*.path", neutral: "man"},
 	// "!command" runs on git submodule update; none skips the submodule.
 	{pattern: "submodule.*.update", neutral: "none", when: func(_, v string) bool { return strings.HasPrefix(v, "!") }},
 }
