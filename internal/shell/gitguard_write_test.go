@@ -41,6 +41,12 @@ func TestGuardRemotes(t *testing.T) {
 				l.hook(filepath.Join(up, "hooks", "pre-receive"))
 				l.git("remote", "add", "origin", up)
 			}},
+		{name: "push to a URL that insteadOf turns into a path remote runs its hooks", command: "git push -q https://example.com/up.git HEAD:refs/heads/x", want: "transport 'file' not allowed",
+			setup: func(l *gitLab) {
+				up := bareRemote(l)
+				l.hook(filepath.Join(up, "hooks", "pre-receive"))
+				l.config("url."+up+".insteadOf", "https://example.com/up.git")
+			}},
 		{name: "core.sshCommand beats the user's GIT_SSH", command: "unset GIT_SSH_COMMAND; git ls-remote origin", want: "the user's ssh",
 			setup: func(l *gitLab) {
 				userSSH := filepath.Join(l.root, "user ssh")
@@ -102,13 +108,13 @@ func TestGuardCommands(t *testing.T) {
 		{name: "a merge driver runs on merge", command: "git merge -q side; cat a.txt", want: "<<<<<<< ours",
 			setup: func(l *gitLab) {
 				l.write(".git/info/attributes", "*.txt merge=evil\n")
-				l.git("checkout", "-q", "-b", "side")
-				l.write("a.txt", "side\n")
-				l.git("commit", "-q", "-am", "side")
-				l.git("checkout", "-q", "main")
-				l.write("a.txt", "main\n")
-				l.git("commit", "-q", "-am", "main")
+				conflict(l)
 				l.config("merge.evil.driver", l.mark)
+			}},
+		{name: "mergetool.<tool>.cmd runs on mergetool", command: "git merge -q side; git mergetool --no-prompt", want: "merge of a.txt failed",
+			setup: func(l *gitLab) {
+				conflict(l)
+				l.config("merge.tool", "evil", "mergetool.evil.cmd", l.mark)
 			}},
 		{name: "difftool.<tool>.cmd runs on difftool", command: "echo more >> a.txt && git difftool -y && echo done", want: "done",
 			setup: func(l *gitLab) { l.config("diff.tool", "evil", "difftool.evil.cmd", l.mark) }},
@@ -118,6 +124,10 @@ func TestGuardCommands(t *testing.T) {
 			setup: func(l *gitLab) { l.config("tar.evil.command", l.mark) }},
 		{name: "imap.tunnel runs on imap-send", command: "git format-patch -1 --stdout | git imap-send", want: "cannot start proxy",
 			setup: func(l *gitLab) { l.config("imap.folder", "x", "imap.tunnel", l.touch()) }},
+		{name: "browser.<name>.path replaces a known browser's program", command: "git web--browse --browser=dillo http://example.invalid", want: "not available",
+			setup: func(l *gitLab) { l.config("browser.dillo.path", l.mark) }},
+		{name: "gpg.ssh.defaultKeyCommand runs on commit -S", command: "git commit -q --allow-empty -S -m signed", want: "failed to write commit object",
+			setup: func(l *gitLab) { l.config("gpg.format", "ssh", "gpg.ssh.defaultKeyCommand", l.mark) }},
 		{name: "browser.<name>.cmd runs on web--browse", command: "git web--browse --browser=evil http://example.invalid", want: "Unknown browser",
 			setup: func(l *gitLab) { l.config("browser.evil.cmd", l.mark) }},
 		{name: "man.<tool>.cmd runs on help", command: "git help log", want: "log", needs: "man",
@@ -129,6 +139,16 @@ func TestGuardCommands(t *testing.T) {
 		{name: "submodule.<name>.update runs a command on submodule update", command: "git submodule update", want: "Skipping submodule",
 			setup: submoduleBehind},
 	})
+}
+
+// conflict makes branches main and side that change a.txt each their way.
+func conflict(l *gitLab) {
+	l.git("checkout", "-q", "-b", "side")
+	l.write("a.txt", "side\n")
+	l.git("commit", "-q", "-am", "side")
+	l.git("checkout", "-q", "main")
+	l.write("a.txt", "main\n")
+	l.git("commit", "-q", "-am", "main")
 }
 
 // submoduleBehind adds a submodule lib whose checkout is behind the commit

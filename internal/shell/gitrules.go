@@ -7,10 +7,10 @@ import (
 
 // A gitRule says how one kind of git configuration key that names a program
 // is made harmless for a repository the user has not trusted. Every neutral
-// value below was found by experiment with git 2.39.5 (the vector tests in
-// gitguard_*_test.go repeat each experiment): the repository's value runs a
-// marker program, the neutral one does not, and the command still does its
-// normal work where it can.
+// value below was found by experiment with git 2.39.5, which the vector
+// tests in gitguard_*_test.go repeat: the repository's value runs a marker
+// program, the neutral one does not, and the command still does its normal
+// work where it can.
 type gitRule struct {
 	// pattern is "section.variable" or "section.subsection.variable",
 	// lower case but for the subsection; "*" stands for any subsection. A
@@ -24,8 +24,8 @@ type gitRule struct {
 	// always applies the rule whether or not a repository sets the key:
 	// repositories run some programs without naming them (.git/hooks).
 	always bool
-	// when, if set, limits the rule to the repository values it is given
-	// the key's subsection and value of.
+	// when, if set, is given the subsection and value of a repository's
+	// entry and says whether the rule applies to it.
 	when func(sub, value string) bool
 	// userOK, if set, says whether a value from the user's own
 	// configuration may be kept; a refused one is replaced by neutral.
