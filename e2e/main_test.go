@@ -131,3 +131,33 @@ func (r *run) setenv(kv string) {
 	}
 	r.env = append(r.env, kv)
 }
+
+// trust trusts the run's folder through the binary, as a user would with
+// `mini-claude trust`, so that what its files define takes effect; approve
+// also approves its project MCP servers.
+func (r *run) trust(approve bool) {
+	r.t.Helper()
+	commands := [][]string{{"trust"}}
+	if approve {
+		commands = append(commands, []string{"mcp", "approve", "--all"})
+	}
+	for _, args := range commands {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir, cmd.Env = r.dir, r.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			r.t.Fatalf("mini-claude %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+// userSettings writes the user's own settings file, which needs no trust.
+func (r *run) userSettings(content string) {
+	r.t.Helper()
+	for _, kv := range r.env {
+		if home, ok := strings.CutPrefix(kv, "MINI_CLAUDE_HOME="); ok {
+			writeSettings(r.t, home, "settings.json", content)
+			return
+		}
+	}
+	r.t.Fatal("the run has no MINI_CLAUDE_HOME")
+}

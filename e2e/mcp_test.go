@@ -43,6 +43,7 @@ func TestMCPToolsThroughTheBinary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	r.trust(true)
 	r.srv.Push(
 		calls(
 			llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the binary"}`),

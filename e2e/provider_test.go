@@ -92,6 +92,7 @@ func TestProviderFromSettings(t *testing.T) {
 	if err := os.WriteFile(settings, []byte(`{"provider":"openai","model":"gpt-5-mini"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	r.trust(false)
 	r.srv.Push(text("from settings"))
 	if out := r.exec("-p", "hi"); out.code != 0 || out.stdout != "from settings\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)

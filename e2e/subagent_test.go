@@ -112,6 +112,7 @@ func TestRestrictedAgentTypeCannotUseBash(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(agents, "reader.md"), []byte(def), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	r.trust(false)
 	r.srv.Route(llmtest.FirstUserText("check the notes"),
 		calls(agentCall("a1", "Read notes", "task notes", `,"subagent_type":"reader"`)),
 		calls(agentCall("a2", "Wrong type", "task wrong", `,"subagent_type":"wizard"`)),

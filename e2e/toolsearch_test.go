@@ -50,10 +50,11 @@ func toolsOf(t *testing.T, body []byte) []string {
 }
 
 // firstBody runs the binary once with the settings given (none when empty)
-// and returns the body of the run's first request.
+// as the user's own, where a tool's readOnly is trusted, and returns the body
+// of the run's first request.
 func firstBody(t *testing.T, r *run, settings string) []byte {
 	t.Helper()
-	writeSettings(t, r.dir, ".mini-claude/settings.json", settings)
+	r.userSettings(settings)
 	before := len(r.srv.Requests())
 	r.srv.Push(text("ok"))
 	if out := r.exec("-p", "hi"); out.code != 0 {
@@ -76,7 +77,7 @@ func TestTwoHundredDeferredToolsThroughTheBinary(t *testing.T) {
 				t.Errorf("200 deferred tools cost %d tokens, want < 2000", cost)
 			}
 
-			writeSettings(t, r.dir, ".mini-claude/settings.json", inventoryTools(t, 200, true))
+			r.userSettings(inventoryTools(t, 200, true))
 			before := len(r.srv.Requests())
 			target := "inventory_lookup_item_137"
 			r.srv.Push(
@@ -116,7 +117,7 @@ func TestTwoHundredDeferredToolsThroughTheBinary(t *testing.T) {
 
 func TestToolSearchPolicyFromTheEnvironment(t *testing.T) {
 	r := newRun(t)
-	writeSettings(t, r.dir, ".mini-claude/settings.json", inventoryTools(t, 2, true))
+	r.userSettings(inventoryTools(t, 2, true))
 	out := r.exec("system-prompt")
 	if out.code != 0 || !strings.Contains(out.stdout, "<available-deferred-tools>\n") ||
 		!strings.HasSuffix(strings.TrimSpace(out.stdout), "inventory_lookup_item_000\ninventory_lookup_item_001\n</available-deferred-tools>") {

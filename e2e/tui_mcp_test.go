@@ -46,6 +46,7 @@ func openEchoSession(t *testing.T, r *run, servers map[string]any, failing strin
 	if err := os.WriteFile(filepath.Join(r.dir, ".mcp.json"), []byte(mcpConfig(t, servers)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	r.trust(true)
 	routeUntilConnected(r, "mcp__everything__echo")
 	r.srv.Push(calls(llmtest.ToolUse("e1", "mcp__everything__echo", `{"message":"through the UI"}`)), text("Echoed."))
 	s := openScreen(t, r, "--allowedTools", "mcp__everything__echo")

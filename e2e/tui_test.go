@@ -187,6 +187,7 @@ func TestTUIPermissionDialog(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRun(t)
+			r.trust(false)
 			r.srv.Push(calls(bashUse("b1", "touch made-by-bash")), text("Finished."))
 			s := openScreen(t, r)
 			s.typeLine("make the file")

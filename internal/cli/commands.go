@@ -23,6 +23,7 @@ func newSessionCommand(f *Factory, use, short string, show func(*session, *Optio
 			if err != nil {
 				return err
 			}
+			fmt.Fprint(f.IO.ErrOut, s.notice(s.heldServers))
 			return show(s, opts)
 		},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/shell"
 )
 
@@ -58,14 +59,16 @@ func newCmdDoctor(f *Factory) *cobra.Command {
 func diagnose(ctx context.Context, f *Factory) []finding {
 	cwd, err := f.Getwd()
 	mcpServers := finding{name: "MCP servers", value: "not checked: the working directory is unknown", note: true}
+	folderTrust := finding{name: "Folder trust", value: "not checked: the working directory is unknown", note: true}
 	if err != nil {
 		cwd = "unknown: " + err.Error()
 	} else {
-		mcpServers = mcpFinding(f, cwd)
+		mcpServers, folderTrust = mcpFinding(f, cwd), trustFinding(cwd)
 	}
 	return []finding{
 		{name: "Platform", value: platform()},
 		{name: "Working directory", value: cwd},
+		folderTrust,
 		bashFinding(ctx),
 		sandboxFinding(),
 		homeFinding(),
@@ -91,7 +94,9 @@ func bashFinding(ctx context.Context) finding {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "-c", `echo "$BASH_VERSION"`).Output()
+	probe := exec.CommandContext(ctx, path, "-c", `echo "$BASH_VERSION"`)
+	probe.Env = credentials.ChildEnv(os.Environ(), nil)
+	out, err := probe.Output()
 	if err != nil {
 		return finding{name: "bash", value: path + " does not run: " + err.Error(), problem: true}
 	}

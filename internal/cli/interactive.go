@@ -32,6 +32,9 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if err := checkSessionFlags(opts, true); err != nil {
 		return err
 	}
+	if err := settleTrust(ctx, f, opts); err != nil {
+		return err
+	}
 	s, err := newSession(f, opts, f.IO.ErrOut)
 	if err != nil {
 		return err
@@ -51,7 +54,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
+	servers := mcp.Start(s.mcpServers, mcpLimits(f.Getenv, s.passEnv))
 	defer servers.Close()
 	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state}
 	defer func() { in.conv.close() }()
@@ -71,9 +74,11 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		Resumed:       tui.Resumed{Messages: conv.history, Results: conv.results},
 		PickSession:   picking,
 		PickSearch:    search,
-		AddAllowRule:  func(rule string) (string, error) { return config.LocalPath(s.cwd), config.AddAllowRule(s.cwd, rule) },
+		AddAllowRule:  s.addAllowRule(),
+		StartNotice:   strings.TrimSpace(s.notice(s.heldServers)),
 		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),
+		PassEnv:       s.passEnv,
 	})
 	in.use(conv)
 	watchCtx, stopWatching := context.WithCancel(ctx)
@@ -197,6 +202,16 @@ func taskLines(state *tool.Session) []string {
 // folder of transcripts.
 func historyPath(cwd string) string {
 	return filepath.Join(transcript.Dir(cwd), "history.jsonl")
+}
+
+// addAllowRule saves "don't ask again" answers to the project's local
+// settings; in a folder that is not trusted those settings are not read, so
+// the answers hold for the session only (nil).
+func (s *session) addAllowRule() func(string) (string, error) {
+	if !s.gate.Trusted() {
+		return nil
+	}
+	return func(rule string) (string, error) { return config.LocalPath(s.cwd), config.AddAllowRule(s.cwd, rule) }
 }
 
 // removeLocalRule deletes a rule from the project's local settings and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/mcp"
+	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
 // DefaultMCPWait is how long the first request of a headless run waits for MCP
@@ -29,9 +31,11 @@ func addMCPFlags(fl *pflag.FlagSet, opts *Options) {
 }
 
 // loadMCPServers reads the MCP servers of the settings files, the project's
-// .mcp.json and --mcp-config; broken sources are reported on errOut and skipped.
-func loadMCPServers(opts *Options, files []config.File, cwd string, getenv func(string) string, errOut io.Writer) []mcp.Server {
-	src := mcp.Sources{ProjectDir: cwd, Flags: opts.MCPConfig, Strict: opts.StrictMCPConfig, Getenv: getenv}
+// .mcp.json and --mcp-config, the project's passing screen; broken sources are
+// reported on errOut and skipped.
+func loadMCPServers(opts *Options, files []config.File, cwd string, getenv func(string) string,
+	screen func(mcp.Candidate) mcp.Verdict, errOut io.Writer) []mcp.Server {
+	src := mcp.Sources{ProjectDir: cwd, Flags: opts.MCPConfig, Strict: opts.StrictMCPConfig, Getenv: getenv, Screen: screen}
 	for _, file := range files {
 		if len(file.MCPServers) > 0 {
 			src.Settings = append(src.Settings, mcp.SettingsServers{Path: file.Path, Source: settingsSource(file.Path, cwd), Raw: file.MCPServers})
@@ -103,13 +107,14 @@ func mcpServerEvents(m *mcp.Manager) []mcpServerEvent {
 
 // newCmdMCP groups the MCP commands.
 func newCmdMCP(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{Use: "mcp", Short: "Inspect the configured MCP servers", Args: cobra.NoArgs}
-	cmd.AddCommand(newCmdMCPList(f))
+	cmd := &cobra.Command{Use: "mcp", Short: "Inspect the configured MCP servers and approve the project's", Args: cobra.NoArgs}
+	cmd.AddCommand(newCmdMCPList(f), newCmdMCPApprove(f))
 	return cmd
 }
 
-// newCmdMCPList connects to every configured server, as a session would, and
-// reports each one's status and tool count.
+// newCmdMCPList connects to every configured server that may start, as a
+// session would, and reports each one's status and tool count; the project's
+// servers awaiting approval are listed and never started.
 func newCmdMCPList(f *Factory) *cobra.Command {
 	opts := &Options{}
 	cmd := &cobra.Command{
@@ -121,27 +126,35 @@ func newCmdMCPList(f *Factory) *cobra.Command {
 			if err != nil {
 				return &ExitError{Code: ExitUsage, Err: fmt.Errorf("find the working directory: %w", err)}
 			}
-			files, errs := config.Load(cwd)
-			for _, err := range errs {
-				fmt.Fprintf(f.IO.ErrOut, "Warning: %v\n", err)
-			}
-			servers := loadMCPServers(opts, files, cwd, f.Getenv, f.IO.ErrOut)
+			fo := loadFolder(cwd, opts.Trust, f.IO.ErrOut)
+			servers := loadMCPServers(opts, fo.files, cwd, f.Getenv, fo.screenServer, f.IO.ErrOut)
+			fmt.Fprint(f.IO.ErrOut, fo.gate.Notice(cwd))
 			if len(servers) == 0 {
 				_, err := fmt.Fprintf(f.IO.Out, "No MCP servers configured. Add them to %s, the mcpServers of a settings file, or --mcp-config.\n", filepath.Join(cwd, mcp.ProjectFile))
 				return err
 			}
-			return listMCPServers(cmd.Context(), f.IO.Out, servers, mcp.LimitsFromEnv(f.Getenv))
+			return listMCPServers(cmd.Context(), f.IO.Out, fo, servers, mcpLimits(f.Getenv, config.PassEnv(fo.files)))
 		},
 	}
 	addMCPFlags(cmd.Flags(), opts)
+	addTrustFlag(cmd.Flags(), opts)
 	return cmd
 }
 
-func listMCPServers(ctx context.Context, out io.Writer, servers []mcp.Server, limits mcp.Limits) error {
-	m := mcp.Start(servers, limits)
+// mcpLimits are the limits of the session's MCP servers: Claude Code's
+// variables for time and size, and the credentials the user's settings pass.
+func mcpLimits(getenv func(string) string, passEnv []string) mcp.Limits {
+	limits := mcp.LimitsFromEnv(getenv)
+	limits.PassEnv = passEnv
+	return limits
+}
+
+func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mcp.Server, limits mcp.Limits) error {
+	startable := slices.DeleteFunc(slices.Clone(servers), func(s mcp.Server) bool { return s.Held })
+	m := mcp.Start(startable, limits)
 	defer m.Close()
 	longest := limits.StartupTimeout
-	for _, s := range servers {
+	for _, s := range startable {
 		longest = max(longest, s.Timeout)
 	}
 	m.Wait(ctx, longest+time.Second)
@@ -150,9 +163,22 @@ func listMCPServers(ctx context.Context, out io.Writer, servers []mcp.Server, li
 	for i, st := range m.Statuses() {
 		detail := st.Problem
 		if st.State == mcp.Connected && detail == "" {
-			detail = target(servers[i])
+			detail = target(startable[i])
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", st.Name, st.Source, st.Type, st.State, st.Tools, oneLine(detail))
+	}
+	for _, s := range servers {
+		if s.Held {
+			status := "needs approval"
+			if a, _ := fo.store.ServerApproval(fo.cwd, s.Name, s.Fingerprint); a == trust.Changed {
+				status = "changed, needs approval"
+			}
+			detail := oneLine(target(s))
+			if refs := s.References(); len(refs) > 0 {
+				detail += "; receives " + strings.Join(refs, ", ")
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", s.Name, s.Source, s.Type, status, detail, s.Name)
+		}
 	}
 	return w.Flush()
 }
@@ -172,16 +198,28 @@ func oneLine(s string) string {
 // mcpFinding is the doctor's line about MCP: the servers configured here, or
 // why their configuration cannot be used; `mcp list` connects to them.
 func mcpFinding(f *Factory, cwd string) finding {
-	files, _ := config.Load(cwd)
-	servers := loadMCPServers(&Options{}, files, cwd, f.Getenv, io.Discard)
+	fo := loadFolder(cwd, false, io.Discard)
+	servers := loadMCPServers(&Options{}, fo.files, cwd, f.Getenv, fo.screenServer, io.Discard)
+	ignored := 0
+	for _, it := range fo.gate.Held() {
+		if it.Kind == trust.KindMCPServer {
+			ignored++
+		}
+	}
+	if len(servers) == 0 && ignored > 0 {
+		return finding{name: "MCP servers", value: fmt.Sprintf("%d defined by this folder, ignored until you trust it (`mini-claude trust`)", ignored), note: true}
+	}
 	if len(servers) == 0 {
 		return finding{name: "MCP servers", value: "none configured"}
 	}
 	var names, problems []string
 	for _, s := range servers {
 		names = append(names, s.Name)
-		if s.Problem != "" {
+		switch {
+		case s.Problem != "":
 			problems = append(problems, s.Name+": "+s.Problem)
+		case s.Held:
+			problems = append(problems, s.Name+": awaiting your approval (`mini-claude mcp approve "+s.Name+"`)")
 		}
 	}
 	if len(problems) > 0 {

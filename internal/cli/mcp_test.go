@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
+	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
 func TestMCPFlags(t *testing.T) {
@@ -78,6 +81,7 @@ func TestMCPListShowsEachServer(t *testing.T) {
 	s := mcptest.Find(t)
 	dir := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
+	trustFolder(t, dir, `{"enableAllProjectMcpServers": true}`)
 	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {
 		"everything": {"command": "`+s.Node+`", "args": ["`+s.Everything+`"]},
 		"gone": {"command": "false"}}}`)
@@ -111,9 +115,21 @@ func TestMCPListShowsEachServer(t *testing.T) {
 func TestDoctorListsMCPServers(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
+	t.Setenv(config.HomeEnv, "")
 	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"a": {"command": "x"}, "b": {"url": "${NO_SUCH_URL}"}}}`)
 	f, _, _ := testFactory("", true)
 	f.Getwd = func() (string, error) { return dir, nil }
+	if got := mcpFinding(f, dir); !got.note || !strings.Contains(got.value, "2 defined by this folder, ignored until you trust it") {
+		t.Errorf("finding in an untrusted folder = %+v, want the two servers ignored", got)
+	}
+	store := trust.Open(config.Home())
+	store.Decide(dir, true)
+	if got := mcpFinding(f, dir); !got.note || !strings.Contains(got.value, "a: awaiting your approval") {
+		t.Errorf("finding in a trusted folder = %+v, want a awaiting approval", got)
+	}
+	for _, name := range []string{"a", "b"} {
+		store.ApproveServer(dir, name, trust.Fingerprint(json.RawMessage(map[string]string{"a": `{"command": "x"}`, "b": `{"url": "${NO_SUCH_URL}"}`}[name])))
+	}
 	got := mcpFinding(f, dir)
 	if !got.note || !strings.Contains(got.value, "b: ") || !strings.Contains(got.value, "NO_SUCH_URL") {
 		t.Errorf("finding = %+v, want a note about b's missing variable", got)
@@ -121,5 +137,80 @@ func TestDoctorListsMCPServers(t *testing.T) {
 	os.Remove(filepath.Join(dir, ".mcp.json"))
 	if got := mcpFinding(f, dir); got.value != "none configured" {
 		t.Errorf("finding without servers = %+v", got)
+	}
+}
+
+// trustFolder records dir as trusted in a fresh user folder whose settings
+// file holds userSettings.
+func trustFolder(t *testing.T, dir, userSettings string) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv(config.HomeEnv, home)
+	writeFile(t, filepath.Join(home, "settings.json"), userSettings)
+	if err := trust.Open(home).Decide(dir, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMCPListStartsNoServerTheUserDidNotApprove(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv(config.HomeEnv, t.TempDir())
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"db": {"command": "touch", "args": ["`+marker+`"]}}}`)
+	f, out, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	if code := Main(context.Background(), f, []string{"mcp", "list"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut.String(), "not trusted") || !strings.Contains(out.String(), "No MCP servers configured") {
+		t.Errorf("untrusted folder: out %q err %q", out, errOut)
+	}
+	trust.Open(config.Home()).Decide(dir, true)
+	out.Reset()
+	if code := Main(context.Background(), f, []string{"mcp", "list"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out.String(), "needs approval") || !strings.Contains(out.String(), "mini-claude mcp approve db") {
+		t.Errorf("trusted folder, unapproved server:\n%s", out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("mcp list started a server the user did not approve")
+	}
+	out.Reset()
+	if code := Main(context.Background(), f, []string{"mcp", "approve", "db"}); code != ExitOK || !strings.Contains(out.String(), "Approved db (touch "+marker+")") {
+		t.Fatalf("approve: exit %d, %s %s", code, out, errOut)
+	}
+	Main(context.Background(), f, []string{"mcp", "list"})
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("the approved server did not start")
+	}
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"db": {"command": "touch", "args": ["`+marker+`2"]}}}`)
+	out.Reset()
+	Main(context.Background(), f, []string{"mcp", "list"})
+	if !strings.Contains(out.String(), "changed, needs approval") {
+		t.Errorf("a changed server was not held again:\n%s", out)
+	}
+	if _, err := os.Stat(marker + "2"); err == nil {
+		t.Error("a server changed since its approval started")
+	}
+}
+
+func TestMCPApproveRefusesAnUntrustedFolderAndUnknownNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(config.HomeEnv, t.TempDir())
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"db": {"command": "x"}}}`)
+	f, _, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	if code := Main(context.Background(), f, []string{"mcp", "approve", "db"}); code != ExitFailed || !strings.Contains(errOut.String(), "trust it first") {
+		t.Errorf("approve in an untrusted folder: exit %d, %s", code, errOut)
+	}
+	trust.Open(config.Home()).Decide(dir, true)
+	errOut.Reset()
+	if code := Main(context.Background(), f, []string{"mcp", "approve", "web"}); code != ExitUsage || !strings.Contains(errOut.String(), "its project servers are: db") {
+		t.Errorf("approve of an unknown server: exit %d, %s", code, errOut)
+	}
+	if code := Main(context.Background(), f, []string{"mcp", "approve"}); code != ExitUsage {
+		t.Errorf("approve without names: exit %d", code)
 	}
 }

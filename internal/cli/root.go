@@ -78,6 +78,9 @@ type Options struct {
 	CompactThreshold   int
 	MCPConfig          []string
 	StrictMCPConfig    bool
+	// Trust trusts the working folder for this run only, as if the user had
+	// trusted it; nothing is recorded.
+	Trust bool
 	// Continue, Resume, SessionID and ForkSession choose the session: the
 	// newest of the project, a given one (pickSession: pick one), the id of a
 	// new one, a copy of the resumed one under a new id.
@@ -130,11 +133,12 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
 	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
 	addMCPFlags(fl, opts)
+	addTrustFlag(fl, opts)
 	fl.BoolVarP(&opts.Continue, "continue", "c", false, "Continue the most recent session of this directory")
 	fl.StringVarP(&opts.Resume, "resume", "r", "", "Resume the session with this id (without an id: pick one)")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")
 	fl.BoolVar(&opts.ForkSession, "fork-session", false, "With --continue or --resume: copy the session under a new id instead of adding to it")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f))
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f))
 	return cmd
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
 func testFactory(stdin string, terminal bool) (*Factory, *bytes.Buffer, *bytes.Buffer) {
@@ -231,6 +232,7 @@ func TestSettingsFilesLayerUnderTheFlags(t *testing.T) {
 	t.Setenv(config.HomeEnv, filepath.Join(home, ".mini-claude"))
 	writeFile(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"permissions":{"allow":["Read"],"defaultMode":"plan"}}`)
 	writeFile(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"permissions":{"deny":["Write","Bash(rm"],"additionalDirectories":["../shared"]},"model":"haiku"}`)
+	trust.Open(config.Home()).Decide(cwd, true)
 	f, _, errOut := testFactory("", true)
 	f.Getwd = func() (string, error) { return cwd, nil }
 	s, err := newSession(f, &Options{DisallowedTools: []string{"Touch"}, PermissionMode: "acceptEdits"}, errOut)

@@ -21,6 +21,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
+	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -33,9 +34,9 @@ var modelAliases = map[string]string{
 // session is what a run is assembled from: the resolved provider and model,
 // directories, permissions, tool pool and system prompt.
 type session struct {
+	*folder
 	provider Provider
 	model    string
-	cwd      string
 	dirs     []string
 	perm     *permission.Context
 	// only is the --tools selection of built-ins; nil offers them all.
@@ -47,8 +48,13 @@ type session struct {
 	agentTypes []subagent.Type
 	// toolSearch decides which tools are deferred (MINI_CLAUDE_TOOL_SEARCH).
 	toolSearch toolsearch.Policy
-	// mcpServers are the configured MCP servers, not yet started.
+	// mcpServers are the configured MCP servers that may start, not yet started.
 	mcpServers []mcp.Server
+	// heldServers are the project's MCP servers awaiting the user's approval.
+	heldServers []mcp.Server
+	// passEnv names the credentials the user's own settings pass to child
+	// processes (config.PassEnv); the others are kept from them.
+	passEnv []string
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -58,11 +64,9 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("find the working directory: %w", err)}
 	}
-	files, errs := config.Load(cwd)
-	for _, err := range errs {
-		fmt.Fprintf(errOut, "Warning: %v\n", err)
-	}
-	s := &session{cwd: cwd}
+	s := &session{folder: loadFolder(cwd, opts.Trust, errOut)}
+	files := s.files
+	s.passEnv = config.PassEnv(files)
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
 		return nil, err
 	}
@@ -89,18 +93,48 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if s.only, err = selectTools(opts); err != nil {
 		return nil, err
 	}
-	types, errs := subagent.LoadTypes(subagent.Dirs(cwd, config.Home()))
-	for _, err := range errs {
-		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
-	}
-	s.agentTypes = types
+	s.agentTypes = s.loadAgentTypes(errOut)
 	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	s.custom = customTools(files, errOut)
-	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.custom), types)
-	s.mcpServers = loadMCPServers(opts, files, cwd, f.Getenv, errOut)
+	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.custom), s.agentTypes)
+	s.loadServers(opts, f.Getenv, errOut)
 	return s, nil
+}
+
+// loadAgentTypes reads the user's agent types and, when the gate admits
+// them, the project's.
+func (s *session) loadAgentTypes(errOut io.Writer) []subagent.Type {
+	dirs := subagent.UserDirs(config.Home())
+	project, _ := subagent.LoadTypes(subagent.ProjectDirs(s.cwd))
+	admitted := true
+	for _, t := range project {
+		if t.Source != subagent.GeneralPurpose.Source {
+			admitted = s.gate.Admit(trust.Item{Kind: trust.KindAgentType, Name: t.Name, Source: t.Source}) && admitted
+		}
+	}
+	if admitted {
+		dirs = append(dirs, subagent.ProjectDirs(s.cwd)...)
+	}
+	types, errs := subagent.LoadTypes(dirs)
+	for _, err := range errs {
+		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
+	}
+	return types
+}
+
+// loadServers reads the configured MCP servers, screened: those that may
+// start, and the project's that await approval.
+func (s *session) loadServers(opts *Options, getenv func(string) string, errOut io.Writer) {
+	s.mcpServers, s.heldServers = nil, nil
+	for _, server := range loadMCPServers(opts, s.files, s.cwd, getenv, s.screenServer, errOut) {
+		if server.Held {
+			s.heldServers = append(s.heldServers, server)
+		} else {
+			s.mcpServers = append(s.mcpServers, server)
+		}
+	}
 }
 
 // poolWith returns the session's tools with the tools of the MCP servers
@@ -117,7 +151,7 @@ func (s *session) subAgents() *agent.SubAgents {
 		Types: s.agentTypes,
 		System: func(t subagent.Type, model string, toolNames []string) string {
 			return prompt.BuildSubAgent(t.Prompt, prompt.Options{
-				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(),
+				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 			})
 		},
 		Model: s.subAgentModel,
@@ -248,7 +282,16 @@ func (s *session) systemPrompt(opts *Options) string {
 		Now:            time.Now(),
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
+		Permissions:    s.perm,
 	})
+}
+
+// warnRefusedMemory tells the user which memory files the Read rules kept out
+// of the prompt and why; the model reads the same in the prompt's memory section.
+func (s *session) warnRefusedMemory(errOut io.Writer) {
+	for _, r := range prompt.LoadMemory(s.cwd, s.perm).Refused {
+		fmt.Fprintf(errOut, "Warning: memory file %s\n", r)
+	}
 }
 
 // firstSystemPrompt is the system prompt of the session's first request: the
@@ -259,5 +302,6 @@ func (s *session) firstSystemPrompt(opts *Options) string {
 }
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {
-	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state}
+	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state,
+		FolderTrusted: s.gate.Trusted(), PassEnv: s.passEnv}
 }

@@ -1,13 +1,13 @@
 package config
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
-	"syscall"
+
+	"github.com/mini-claude/mini-claude/internal/atomicfile"
 )
 
 // RemoveRule deletes rule from permissions.<list> ("allow", "ask" or "deny")
@@ -22,52 +22,15 @@ func RemoveRule(cwd, list, rule string) (bool, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return false, fmt.Errorf("lock %s: %w", path, err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return false, fmt.Errorf("lock %s: %w", path, err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	return removeRule(path, list, rule)
-}
-
-func removeRule(path, list, rule string) (bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
-	}
-	doc := map[string]json.RawMessage{}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return false, fmt.Errorf("settings %s is not valid JSON, so the rule was not removed: %w", path, err)
-	}
-	perms := map[string]json.RawMessage{}
-	if raw, ok := doc["permissions"]; ok {
-		if err := json.Unmarshal(raw, &perms); err != nil {
-			return false, fmt.Errorf("settings %s: permissions is not an object: %w", path, err)
+	removed := false
+	err := atomicfile.Update(path, 0o644, func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, atomicfile.ErrUnchanged
 		}
-	}
-	var rules []string
-	if raw, ok := perms[list]; ok {
-		if err := json.Unmarshal(raw, &rules); err != nil {
-			return false, fmt.Errorf("settings %s: permissions.%s is not a list of strings: %w", path, list, err)
-		}
-	}
-	kept := slices.DeleteFunc(slices.Clone(rules), func(r string) bool { return r == rule })
-	if len(kept) == len(rules) {
-		return false, nil
-	}
-	if perms[list], err = json.Marshal(kept); err != nil {
-		return false, err
-	}
-	if doc["permissions"], err = json.Marshal(perms); err != nil {
-		return false, err
-	}
-	out, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return false, err
-	}
-	return true, writeAtomic(path, append(out, '\n'))
+		return editRules(old, path, list, func(rules []string) []string {
+			removed = slices.Contains(rules, rule)
+			return slices.DeleteFunc(rules, func(r string) bool { return r == rule })
+		})
+	})
+	return removed, err
 }

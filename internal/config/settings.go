@@ -8,7 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
+
+	"github.com/mini-claude/mini-claude/internal/atomicfile"
 )
 
 // Permissions is the permissions section of a settings file, in Claude Code's format.
@@ -29,15 +30,17 @@ const (
 	ScopeLocal   = "local"
 )
 
-// File is one settings file as written, with where it was found.
+// File is one settings file as written, with where it was found. Path, Scope
+// and Project are set by Load from where the file is, never from its content:
+// a project file cannot claim to be the user's.
 type File struct {
 	// Path is the file's path.
-	Path string
+	Path string `json:"-"`
 	// Scope is ScopeUser, ScopeProject or ScopeLocal.
-	Scope string
+	Scope string `json:"-"`
 	// Project is the directory the file's relative rule paths are relative to:
 	// the project for project files, the working directory for the user's file.
-	Project     string
+	Project     string      `json:"-"`
 	Permissions Permissions `json:"permissions"`
 	// Model is the default model, when the file names one.
 	Model string `json:"model"`
@@ -49,6 +52,34 @@ type File struct {
 	// Tools is the list of command-backed tools the file defines, kept raw for
 	// internal/tools/custom, which reads it entry by entry.
 	Tools json.RawMessage `json:"tools"`
+	// EnabledMCPJSONServers and DisabledMCPJSONServers approve or refuse
+	// servers of a project's .mcp.json by name, and EnableAllProjectMCPServers
+	// approves them all, as Claude Code's settings do; only the user's own and
+	// a trusted folder's local files may approve.
+	EnabledMCPJSONServers      []string `json:"enabledMcpjsonServers"`
+	DisabledMCPJSONServers     []string `json:"disabledMcpjsonServers"`
+	EnableAllProjectMCPServers bool     `json:"enableAllProjectMcpServers"`
+	// PassEnv names credentials mini-claude uses (OPENAI_API_KEY, say) that
+	// child processes may still see. Only a user file's list counts: see PassEnv.
+	PassEnv []string `json:"passEnv"`
+}
+
+// PassEnv returns the credentials the user's own settings files pass to child
+// processes, each once. A project or local file's "passEnv" is ignored: a
+// folder must not be able to ask for the user's keys.
+func PassEnv(files []File) []string {
+	var names []string
+	for _, f := range files {
+		if f.Scope != ScopeUser {
+			continue
+		}
+		for _, name := range f.PassEnv {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }
 
 // Paths returns the settings files mini-claude reads for a session in cwd, in
@@ -129,75 +160,52 @@ func LocalPath(cwd string) string {
 // sessions answering at once both keep their rule.
 func AddAllowRule(cwd, rule string) error {
 	path := LocalPath(cwd)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return fmt.Errorf("lock %s: %w", path, err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("lock %s: %w", path, err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	return addAllowRule(path, rule)
+	return atomicfile.Update(path, 0o644, func(old []byte) ([]byte, error) {
+		return editRules(old, path, "allow", func(rules []string) []string {
+			if slices.Contains(rules, rule) {
+				return rules
+			}
+			return append(rules, rule)
+		})
+	})
 }
 
-func addAllowRule(path, rule string) error {
+// editRules returns the settings document data with permissions.<list>
+// replaced by what edit makes of it, every other key kept; ErrUnchanged when
+// edit changed nothing.
+func editRules(data []byte, path, list string, edit func([]string) []string) ([]byte, error) {
 	doc := map[string]json.RawMessage{}
-	data, err := os.ReadFile(path)
-	switch {
-	case err == nil:
+	if data != nil {
 		if err := json.Unmarshal(data, &doc); err != nil {
-			return fmt.Errorf("settings %s is not valid JSON, so the rule was not added: %w", path, err)
+			return nil, fmt.Errorf("settings %s is not valid JSON, so it was not changed: %w", path, err)
 		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("read %s: %w", path, err)
 	}
 	perms := map[string]json.RawMessage{}
 	if raw, ok := doc["permissions"]; ok {
 		if err := json.Unmarshal(raw, &perms); err != nil {
-			return fmt.Errorf("settings %s: permissions is not an object: %w", path, err)
+			return nil, fmt.Errorf("settings %s: permissions is not an object: %w", path, err)
 		}
 	}
-	var allow []string
-	if raw, ok := perms["allow"]; ok {
-		if err := json.Unmarshal(raw, &allow); err != nil {
-			return fmt.Errorf("settings %s: permissions.allow is not a list of strings: %w", path, err)
+	var rules []string
+	if raw, ok := perms[list]; ok {
+		if err := json.Unmarshal(raw, &rules); err != nil {
+			return nil, fmt.Errorf("settings %s: permissions.%s is not a list of strings: %w", path, list, err)
 		}
 	}
-	for _, existing := range allow {
-		if existing == rule {
-			return nil
-		}
+	edited := edit(slices.Clone(rules))
+	if slices.Equal(edited, rules) {
+		return nil, atomicfile.ErrUnchanged
 	}
-	allow = append(allow, rule)
-	if perms["allow"], err = json.Marshal(allow); err != nil {
-		return err
+	var err error
+	if perms[list], err = json.Marshal(edited); err != nil {
+		return nil, err
 	}
 	if doc["permissions"], err = json.Marshal(perms); err != nil {
-		return err
+		return nil, err
 	}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeAtomic(path, append(out, '\n'))
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return append(out, '\n'), nil
 }

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
 // The transports a server can be reached over.
@@ -59,6 +61,46 @@ type Server struct {
 	// Problem, when set, says why the configuration cannot be used; the server
 	// is reported as failed with it and never started.
 	Problem string
+	// Held says the server's Screen verdict was Hold: it is listed, never
+	// started, and its ${VAR} references are left as written.
+	Held bool
+	// Fingerprint identifies the server's configuration as written (see
+	// trust.Fingerprint), for approvals.
+	Fingerprint string
+	// dropped marks a server Screen left out.
+	dropped bool
+}
+
+// Candidate is a server of the project, as written, before Screen rules on it.
+type Candidate struct {
+	Name string
+	// Source is SourceProject or SourceLocal; Origin is the file.
+	Source, Origin string
+	// Target is what it runs or reaches, its ${VAR} references unexpanded.
+	Target string
+	// Fingerprint identifies the configuration as written.
+	Fingerprint string
+}
+
+// The verdicts of Sources.Screen.
+const (
+	// Admit: the server is configured as written and may start.
+	Admit Verdict = iota
+	// Hold: the server is listed but not started, its ${VAR} references unexpanded.
+	Hold
+	// Drop: the server is left out.
+	Drop
+)
+
+// Verdict is what becomes of a project server.
+type Verdict int
+
+// target is what an entry runs or reaches, as written.
+func (r rawServer) target() string {
+	if r.Command == "" {
+		return r.URL
+	}
+	return strings.Join(append([]string{r.Command}, r.Args...), " ")
 }
 
 // rawServer is one entry of mcpServers as written.
@@ -85,6 +127,9 @@ type Sources struct {
 	Strict bool
 	// Getenv resolves ${VAR} references; nil reads the process environment.
 	Getenv func(string) string
+	// Screen, when set, rules on each server of the project (its .mcp.json
+	// and its settings files) before any of its ${VAR} references is expanded.
+	Screen func(Candidate) Verdict
 }
 
 // SettingsServers is the raw mcpServers object of one settings file.
@@ -101,6 +146,7 @@ func Load(src Sources) ([]Server, []error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	p := &parser{getenv: getenv, screen: src.Screen}
 	byName := map[string]Server{}
 	var errs []error
 	add := func(servers []Server, err error) {
@@ -114,21 +160,23 @@ func Load(src Sources) ([]Server, []error) {
 	if !src.Strict {
 		settingsBefore, settingsAfter := splitSettings(src.Settings)
 		for _, s := range settingsBefore {
-			add(parseServers(s.Raw, s.Path, s.Source, getenv))
+			add(p.servers(s.Raw, s.Path, s.Source))
 		}
 		if src.ProjectDir != "" {
-			add(loadProjectFile(filepath.Join(src.ProjectDir, ProjectFile), getenv))
+			add(p.projectFile(filepath.Join(src.ProjectDir, ProjectFile)))
 		}
 		for _, s := range settingsAfter {
-			add(parseServers(s.Raw, s.Path, s.Source, getenv))
+			add(p.servers(s.Raw, s.Path, s.Source))
 		}
 	}
 	for _, flag := range src.Flags {
-		add(loadFlag(flag, getenv))
+		add(p.flag(flag))
 	}
 	servers := make([]Server, 0, len(byName))
 	for _, s := range byName {
-		servers = append(servers, s)
+		if !s.dropped {
+			servers = append(servers, s)
+		}
 	}
 	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	return servers, errs
@@ -147,7 +195,14 @@ func splitSettings(all []SettingsServers) (before, after []SettingsServers) {
 	return before, after
 }
 
-func loadProjectFile(path string, getenv func(string) string) ([]Server, error) {
+// parser reads server configurations, expanding their ${VAR} references
+// with getenv and asking screen about the project's.
+type parser struct {
+	getenv func(string) string
+	screen func(Candidate) Verdict
+}
+
+func (p *parser) projectFile(path string) ([]Server, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -155,24 +210,24 @@ func loadProjectFile(path string, getenv func(string) string) ([]Server, error) 
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return parseFile(data, path, SourceProject, getenv)
+	return p.file(data, path, SourceProject)
 }
 
 // loadFlag reads one --mcp-config value: JSON text when it starts with "{",
 // a file path otherwise, as Claude Code accepts both.
-func loadFlag(value string, getenv func(string) string) ([]Server, error) {
+func (p *parser) flag(value string) ([]Server, error) {
 	if trimmed := strings.TrimSpace(value); strings.HasPrefix(trimmed, "{") {
-		return parseFile([]byte(trimmed), "--mcp-config", SourceDynamic, getenv)
+		return p.file([]byte(trimmed), "--mcp-config", SourceDynamic)
 	}
 	data, err := os.ReadFile(value)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", value, err)
 	}
-	return parseFile(data, value, SourceDynamic, getenv)
+	return p.file(data, value, SourceDynamic)
 }
 
 // parseFile reads a file of the form {"mcpServers": {...}}.
-func parseFile(data []byte, origin, source string, getenv func(string) string) ([]Server, error) {
+func (p *parser) file(data []byte, origin, source string) ([]Server, error) {
 	var file struct {
 		MCPServers json.RawMessage `json:"mcpServers"`
 	}
@@ -182,12 +237,12 @@ func parseFile(data []byte, origin, source string, getenv func(string) string) (
 	if len(file.MCPServers) == 0 {
 		return nil, fmt.Errorf(`MCP config %s has no "mcpServers" object; write {"mcpServers": {"name": {"command": "..."}}}`, origin)
 	}
-	return parseServers(file.MCPServers, origin, source, getenv)
+	return p.servers(file.MCPServers, origin, source)
 }
 
 // parseServers reads an mcpServers object. A server whose entry is malformed
 // is still returned, with its Problem set, so that it is reported.
-func parseServers(raw json.RawMessage, origin, source string, getenv func(string) string) ([]Server, error) {
+func (p *parser) servers(raw json.RawMessage, origin, source string) ([]Server, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, nil
 	}
@@ -197,21 +252,33 @@ func parseServers(raw json.RawMessage, origin, source string, getenv func(string
 	}
 	servers := make([]Server, 0, len(entries))
 	for name, entry := range entries {
-		servers = append(servers, parseServer(name, entry, origin, source, getenv))
+		servers = append(servers, p.server(name, entry, origin, source))
 	}
 	return servers, nil
 }
 
-func parseServer(name string, entry json.RawMessage, origin, source string, getenv func(string) string) Server {
-	s := Server{Name: name, Source: source}
+// server reads one entry. A project server is screened first: one held is
+// kept as written, one dropped is marked so and left out by Load.
+func (p *parser) server(name string, entry json.RawMessage, origin, source string) Server {
+	s := Server{Name: name, Source: source, Fingerprint: trust.Fingerprint(entry)}
 	var r rawServer
 	dec := json.NewDecoder(bytes.NewReader(entry))
 	dec.UseNumber()
-	if err := dec.Decode(&r); err != nil {
-		s.Problem = fmt.Sprintf("its entry in %s is malformed: %v", origin, err)
+	decodeErr := dec.Decode(&r)
+	if p.screen != nil && (source == SourceProject || source == SourceLocal) {
+		switch p.screen(Candidate{Name: name, Source: source, Origin: origin, Target: r.target(), Fingerprint: s.Fingerprint}) {
+		case Drop:
+			s.dropped = true
+			return s
+		case Hold:
+			s.Held = true
+		}
+	}
+	if decodeErr != nil {
+		s.Problem = fmt.Sprintf("its entry in %s is malformed: %v", origin, decodeErr)
 		return s
 	}
-	ex := &expander{getenv: getenv}
+	ex := &expander{getenv: p.getenv, keep: s.Held}
 	s.Type = r.Type
 	s.Command = ex.expand(r.Command)
 	s.Args = ex.expandAll(r.Args)
@@ -249,6 +316,27 @@ func parseServer(name string, entry json.RawMessage, origin, source string, gete
 	return s
 }
 
+// References returns the names of the environment variables a held server's
+// configuration refers to with ${VAR}, sorted, so that the user sees which of
+// theirs it would receive before approving it. A server that is not held has
+// its references expanded already, and returns none.
+func (s Server) References() []string {
+	values := slices.Concat([]string{s.Command, s.URL}, s.Args)
+	for _, m := range []map[string]string{s.Env, s.Headers} {
+		for k, v := range m {
+			values = append(values, k, v)
+		}
+	}
+	var names []string
+	for _, v := range values {
+		for _, m := range variable.FindAllStringSubmatch(v, -1) {
+			names = append(names, m[1])
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 
 // expander replaces ${VAR} and ${VAR:-default} in configuration values and
@@ -256,9 +344,14 @@ var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 type expander struct {
 	getenv  func(string) string
 	missing []string
+	// keep leaves every reference as written.
+	keep bool
 }
 
 func (e *expander) expand(s string) string {
+	if e.keep {
+		return s
+	}
 	return variable.ReplaceAllStringFunc(s, func(ref string) string {
 		m := variable.FindStringSubmatch(ref)
 		if value := e.getenv(m[1]); value != "" {

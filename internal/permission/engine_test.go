@@ -137,6 +137,33 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// TestRulesMatchAProgramNamedByAPath proves how Bash rules treat a program
+// written as a path: an allow rule matches only the word it names (Bash(ls:*)
+// is not ./ls, a file of the folder), while deny and ask rules also match the
+// base name (Bash(rm:*) denies /bin/rm).
+func TestRulesMatchAProgramNamedByAPath(t *testing.T) {
+	cmd := func(args ...string) Command { return Command{Args: args, Text: strings.Join(args, " "), Plain: true} }
+	for _, tt := range []struct {
+		name             string
+		allow, deny, ask []string
+		c                Command
+		want             Behavior
+	}{
+		{"allow rule does not match a path-qualified name", []string{"Bash(ls:*)"}, nil, nil, cmd("./ls", "-la"), Ask},
+		{"allow rule does not match an absolute path to its program", []string{"Bash(ls:*)"}, nil, nil, cmd("/usr/bin/ls"), Ask},
+		{"exact allow does not match a path-qualified name", []string{"Bash(cat notes.txt)"}, nil, nil, cmd("bin/cat", "notes.txt"), Ask},
+		{"allow rule naming the path matches it", []string{"Bash(./ls:*)"}, nil, nil, cmd("./ls", "-la"), Allow},
+		{"deny rule matches the base name of a path", []string{"Bash"}, []string{"Bash(rm:*)"}, nil, cmd("/bin/rm", "x"), Deny},
+		{"deny rule matches a relative path to its program", []string{"Bash"}, []string{"Bash(rm:*)"}, nil, cmd("./rm", "x"), Deny},
+		{"ask rule matches the base name of a path", []string{"Bash"}, nil, []string{"Bash(ls:*)"}, cmd("./ls"), Ask},
+	} {
+		c := Context{Mode: ModeDefault, Allow: rules(t, tt.allow...), Deny: rules(t, tt.deny...), Ask: rules(t, tt.ask...), Dirs: []string{"/p"}}
+		if got := c.Decide(Query{Tool: "Bash", Commands: []Command{tt.c}}); got.Behavior != tt.want {
+			t.Errorf("%s: %v (%s), want %v", tt.name, got.Behavior, got.Reason, tt.want)
+		}
+	}
+}
+
 func TestAskNamesTheSubCommand(t *testing.T) {
 	c := Context{Mode: ModeDefault, Allow: rules(t, "Bash(cd:*)"), Dirs: []string{"/p"}}
 	d := c.Decide(Query{Tool: "Bash", Commands: []Command{{Args: []string{"cd", "x"}, Text: "cd x", Plain: true}, {Args: []string{"python", "evil.py"}, Text: "python evil.py"}}})
@@ -167,5 +194,31 @@ func TestReadDenied(t *testing.T) {
 		if got := c.ReadDenied(path); got != want {
 			t.Errorf("ReadDenied(%s) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+func TestReadRefusalNamesTheRuleOrTheSecretDefault(t *testing.T) {
+	c := Context{Deny: rules(t, "Read(./private/**)"), Dirs: []string{"/p"}, Home: "/home/u"}
+	c.Deny[0].Base = "/p"
+	tests := []struct {
+		name, path string
+		denied     bool
+		rule       string
+	}{
+		{"a deny rule names its rule", "/p/private/notes.md", true, "Read(./private/**)"},
+		{"a secret default has no rule", "/home/u/.ssh/id_rsa", true, ""},
+		{"an ordinary file is not refused", "/p/CLAUDE.md", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, denied := c.ReadRefusal(tt.path)
+			rule := ""
+			if d.Rule != nil {
+				rule = d.Rule.String()
+			}
+			if denied != tt.denied || rule != tt.rule || denied && (d.Behavior != Deny || d.Reason == "") {
+				t.Errorf("ReadRefusal(%s) = %+v, %v; want denied %v by %q", tt.path, d, denied, tt.denied, tt.rule)
+			}
+		})
 	}
 }

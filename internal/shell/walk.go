@@ -156,6 +156,7 @@ func (w *walker) loop(l syntax.Loop, sc scope) {
 	case *syntax.WordIter:
 		for _, item := range l.Items {
 			w.substs(item, sc)
+			w.listed(item, "for")
 		}
 	case *syntax.CStyleLoop:
 		w.arith(l.Init, sc)
@@ -218,14 +219,14 @@ func (w *walker) addWrite(target word, op string) {
 	if !target.dynamic && harmlessSinks[target.text] {
 		return
 	}
-	w.st.res.Writes = append(w.st.res.Writes, Write{Path: target.text, Dynamic: target.dynamic, Op: op, Span: w.report(target.span)})
+	w.st.res.Writes = append(w.st.res.Writes, Write{Path: target.text, Dynamic: target.dynamic, Globs: target.globs, Op: op, Span: w.report(target.span)})
 }
 
 func (w *walker) addRead(target word, op string, recursive bool) {
 	if !target.dynamic && harmlessSources[target.text] {
 		return
 	}
-	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Recursive: recursive, Op: op, Span: w.report(target.span)})
+	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Globs: target.globs, Recursive: recursive, Op: op, Span: w.report(target.span)})
 }
 
 // substs walks the command substitutions, process substitutions and
@@ -397,13 +398,38 @@ func hasParam(x syntax.TestExpr) bool {
 func (w *walker) decl(d *syntax.DeclClause, sc scope) {
 	for _, a := range d.Args {
 		w.assignSubsts(a, sc)
+		w.arrayGlobs(a)
 		if a.Name != nil && !safeBareAssignment(a.Name.Value) {
 			w.hazard(hazardAssignment, a)
+		}
+		if a.Name != nil && a.Name.Value == globIgnore {
+			w.st.res.GlobOptions = true
 		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if v := w.literal(a.Value); v.dynamic {
 				w.hazard(hazardDeclaration, a)
 			}
+		}
+	}
+}
+
+// listed records the paths a glob word lists where bash expands it outside
+// a command's arguments (a for or select list, an array's elements): the
+// names it matches reach the line as ls would show them, so they are reads.
+func (w *walker) listed(wd *syntax.Word, op string) {
+	if v := w.literal(wd); v.globs != nil {
+		w.addRead(v, op, false)
+	}
+}
+
+// arrayGlobs records the paths an array assignment's glob elements list.
+func (w *walker) arrayGlobs(a *syntax.Assign) {
+	if a.Array == nil || a.Name == nil {
+		return
+	}
+	for _, e := range a.Array.Elems {
+		if e.Value != nil {
+			w.listed(e.Value, a.Name.Value+"=()")
 		}
 	}
 }

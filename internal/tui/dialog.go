@@ -32,16 +32,22 @@ type dialog struct {
 	// change is read from disk and coloured, too slow for every frame.
 	head      []string
 	headWidth int
+	// sessionOnly says a "don't ask again" answer lasts this session only:
+	// there is no settings file it may be saved to (an untrusted folder).
+	sessionOnly bool
 }
 
-func newDialog(p permission.Prompt, reply chan permission.Answer) *dialog {
+func newDialog(p permission.Prompt, reply chan permission.Answer, sessionOnly bool) *dialog {
 	in := textinput.New()
 	in.Placeholder = "what the model should do instead"
-	return &dialog{prompt: p, reply: reply, message: in}
+	return &dialog{prompt: p, reply: reply, message: in, sessionOnly: sessionOnly}
 }
 
 func (d *dialog) options() []string {
 	always := "Yes, and don't ask again"
+	if d.sessionOnly {
+		always += " this session"
+	}
 	if d.prompt.Rule != "" {
 		always += " for " + d.prompt.Rule
 	}

@@ -96,6 +96,9 @@ func newModel(opts Options) *model {
 }
 
 func (m *model) Init() tea.Cmd {
+	if m.opts.StartNotice != "" {
+		m.conv.add(&block{kind: blockNotice, text: m.opts.StartNotice})
+	}
 	if len(m.opts.Resumed.Messages) > 0 {
 		m.showConversation(m.opts.Resumed)
 		m.info("Resumed the session's conversation.")
@@ -175,7 +178,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.event(msg.event)
 		return m, m.deliverReports()
 	case askMsg:
-		m.dialog = newDialog(msg.prompt, msg.reply)
+		m.dialog = newDialog(msg.prompt, msg.reply, m.opts.AddAllowRule == nil)
 		return m, nil
 	case askCancelledMsg:
 		m.dialog = nil

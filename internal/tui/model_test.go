@@ -34,7 +34,9 @@ func testModel(t *testing.T, opts Options) *model {
 
 func screenOf(m *model) string { return ansi.Strip(m.View().Content) }
 
-func press(m *model, keys ...string) {
+// press sends the keys to m and returns the command of the last one.
+func press(m tea.Model, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
 	for _, k := range keys {
 		var msg tea.KeyPressMsg
 		switch k {
@@ -44,11 +46,16 @@ func press(m *model, keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 		case "esc":
 			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "up":
+			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
 		default:
 			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
 		}
-		m.Update(msg)
+		_, cmd = m.Update(msg)
 	}
+	return cmd
 }
 
 func typeText(m *model, s string) {
@@ -400,5 +407,30 @@ func TestShellCommandShowsItsOutputAndEscStopsIt(t *testing.T) {
 	}
 	if s := screenOf(m); !strings.Contains(s, "stopped with Esc") {
 		t.Errorf("the stopped command's end is not shown:\n%s", s)
+	}
+}
+
+func TestShellCommandGetsOnlyPassedCredentials(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-secret")
+	t.Setenv("GITHUB_TOKEN", "gh-user")
+	tests := []struct {
+		name string
+		pass []string
+		want string
+	}{
+		{"the keys mini-claude uses are gone, the user's other tokens stay", nil, "[] [] [gh-user]"},
+		{"a key the user's settings pass reaches the command", []string{"OPENAI_API_KEY"}, "[] [sk-oai-secret] [gh-user]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := testModel(t, Options{Cwd: t.TempDir(), PassEnv: tt.pass})
+			typeText(m, `!echo "[$ANTHROPIC_API_KEY] [$OPENAI_API_KEY] [$GITHUB_TOKEN]"`)
+			_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			done, ok := cmd().(shellDoneMsg)
+			if !ok || done.failed || done.output != tt.want {
+				t.Errorf("!command = %+v, want output %q", done, tt.want)
+			}
+		})
 	}
 }

@@ -69,15 +69,23 @@ type Options struct {
 	// first prompt or id holds it, in any case.
 	PickSearch string
 	// AddAllowRule saves a rule answered "yes, don't ask again" to the
-	// project's local settings and returns the file it went to.
+	// project's local settings and returns the file it went to; nil keeps
+	// such rules for this session only (a folder that is not trusted, whose
+	// local settings are not read).
 	AddAllowRule func(rule string) (string, error)
 	// RemoveRule deletes a rule of a list (allow, ask, deny) from the
 	// project's local settings, for /permissions remove, and returns the file
 	// it was in, or "" when the file did not hold it; nil removes rules from
 	// the session only.
 	RemoveRule func(list, rule string) (string, error)
+	// StartNotice, when set, is shown first in the conversation: what the
+	// session ignored of the folder, and why.
+	StartNotice string
 	// InitialPrompt, when set, is sent as soon as the UI opens.
 	InitialPrompt string
+	// PassEnv names the credentials mini-claude uses that the user's own
+	// settings pass to child processes; a "!command" gets none of the others.
+	PassEnv []string
 	// In and Out are the terminal; nil means the process's standard streams.
 	In  io.Reader
 	Out io.Writer

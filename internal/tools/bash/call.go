@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -85,15 +86,17 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 	}
 }
 
-// commandEnv is the environment a command starts with: the user's, and in a
-// folder the user has not trusted, git kept from running the programs a
-// repository's own configuration names (see shell.UntrustedGitEnv). The user
-// approving git diff there does not expect its config to run anything.
+// commandEnv is the environment a command starts with: the user's, without
+// the credentials the user's settings do not pass, and in a folder the user
+// has not trusted, with git kept from running the programs a repository's
+// own configuration names (see shell.UntrustedGitEnv). The user approving
+// git diff there does not expect its config to run anything.
 func commandEnv(ctx context.Context, command, dir string, env *tool.Env) ([]string, error) {
+	base := credentials.ChildEnv(os.Environ(), env.PassEnv)
 	if env.FolderTrusted {
-		return os.Environ(), nil
+		return base, nil
 	}
-	guarded, err := shell.UntrustedGitEnv(ctx, command, dir, os.Environ())
+	guarded, err := shell.UntrustedGitEnv(ctx, command, dir, base)
 	if err != nil {
 		return nil, fmt.Errorf("the command was not run: %w", err)
 	}

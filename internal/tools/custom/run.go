@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -39,7 +40,7 @@ func (c *command) run(ctx context.Context, in json.RawMessage, env *tool.Env, _ 
 	if err != nil {
 		return "", err
 	}
-	childEnv := append(withoutInputVars(os.Environ()), vars...)
+	childEnv := append(withoutInputVars(credentials.ChildEnv(os.Environ(), env.PassEnv)), vars...)
 	if !env.FolderTrusted {
 		// As for Bash: git in a folder the user has not trusted runs none
 		// of its repositories' programs.

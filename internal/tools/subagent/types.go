@@ -56,15 +56,20 @@ Guidelines:
 
 In your final message, report concisely what you did and what you found, with absolute file paths. Quote code only when the exact text matters.`
 
-// Dirs returns the folders agent types are read from, lowest precedence
-// first: the user's (userHome is the per-user mini-claude folder), then the
-// project's .claude/agents and .mini-claude/agents.
-func Dirs(project, userHome string) []string {
-	var dirs []string
-	if userHome != "" {
-		dirs = append(dirs, filepath.Join(userHome, "agents"))
+// UserDirs returns the folders of the user's own agent types (userHome is the
+// per-user mini-claude folder).
+func UserDirs(userHome string) []string {
+	if userHome == "" {
+		return nil
 	}
-	return append(dirs, filepath.Join(project, ".claude", "agents"), filepath.Join(project, ".mini-claude", "agents"))
+	return []string{filepath.Join(userHome, "agents")}
+}
+
+// ProjectDirs returns the folders of a project's agent types, lowest
+// precedence first: .claude/agents, then .mini-claude/agents. They take
+// effect only in a trusted folder.
+func ProjectDirs(project string) []string {
+	return []string{filepath.Join(project, ".claude", "agents"), filepath.Join(project, ".mini-claude", "agents")}
 }
 
 // LoadTypes returns the built-in type and those defined by the *.md files of

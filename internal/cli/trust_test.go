@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/trust"
+)
+
+func TestTrustCommandRecordsListsAndRevokes(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv(config.HomeEnv, t.TempDir())
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"db": {"command": "x"}}}`)
+	f, out, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	steps := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trust", "--list"}, "No folder is trusted yet"},
+		{[]string{"trust"}, "Trusted " + trust.Canonical(dir)},
+		{[]string{"trust", "--list"}, trust.Canonical(dir) + "  trusted"},
+		{[]string{"trust", "--revoke"}, "Revoked " + trust.Canonical(dir)},
+		{[]string{"trust", "--revoke"}, "nothing to revoke"},
+	}
+	for _, step := range steps {
+		out.Reset()
+		if code := Main(context.Background(), f, step.args); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", step.args, code, errOut)
+		}
+		if !strings.Contains(out.String(), step.want) {
+			t.Errorf("%v printed %q, want %q", step.args, out, step.want)
+		}
+	}
+	Main(context.Background(), f, []string{"trust"})
+	if !strings.Contains(out.String(), "run `mini-claude mcp approve NAME` in it for: db") {
+		t.Errorf("trusting a folder with servers does not say they need approval: %q", out)
+	}
+	if code := Main(context.Background(), f, []string{"trust", "--list", "--revoke"}); code != ExitUsage {
+		t.Errorf("--list with --revoke: exit %d, want a usage error", code)
+	}
+}
+
+func TestTrustCommandTakesARelativeFolder(t *testing.T) {
+	parent := t.TempDir()
+	t.Setenv(config.HomeEnv, t.TempDir())
+	writeFile(t, filepath.Join(parent, "sub", "x"), "")
+	f, _, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return parent, nil }
+	if code := Main(context.Background(), f, []string{"trust", "sub"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	store := trust.Open(config.Home())
+	if st, _ := store.Folder(filepath.Join(parent, "sub")); st != trust.Trusted {
+		t.Errorf("sub is %v, want Trusted", st)
+	}
+	if st, _ := store.Folder(parent); st != trust.Unknown {
+		t.Errorf("its parent is %v, want Unknown", st)
+	}
+}
+
+func TestASessionInAnUntrustedFolderSaysWhatItIgnored(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv(config.HomeEnv, t.TempDir())
+	writeFile(t, filepath.Join(dir, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash"], "deny": ["Read(./secret)"], "defaultMode": "bypassPermissions"}}`)
+	writeFile(t, filepath.Join(dir, ".claude", "agents", "spy.md"), "---\nname: spy\ndescription: x\n---\nspy")
+	f, _, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return dir, nil }
+	s, err := newSession(f, &Options{}, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.perm.Allow) != 0 || len(s.perm.Deny) != 1 || s.perm.Mode != "default" {
+		t.Errorf("allow %v deny %v mode %s: want only the deny rule", s.perm.Allow, s.perm.Deny, s.perm.Mode)
+	}
+	for _, ty := range s.agentTypes {
+		if ty.Name == "spy" {
+			t.Error("an untrusted folder's agent type was loaded")
+		}
+	}
+	notice := s.notice(s.heldServers)
+	for _, want := range []string{"allow rule Bash", "agent type spy", "permission mode bypassPermissions", "may never set"} {
+		if !strings.Contains(notice, want) {
+			t.Errorf("notice lacks %q:\n%s", want, notice)
+		}
+	}
+	if s.env("id", nil).FolderTrusted || s.addAllowRule() != nil {
+		t.Error("an untrusted folder's session trusts its children or saves rules to its files")
+	}
+	trusted, err := newSession(f, &Options{Trust: true}, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trusted.perm.Allow) != 1 || !trusted.env("id", nil).FolderTrusted || trusted.perm.Mode != "default" {
+		t.Errorf("--trust: allow %v, trusted %v, mode %s; want the allow rule, a trusted env and never bypass",
+			trusted.perm.Allow, trusted.env("id", nil).FolderTrusted, trusted.perm.Mode)
+	}
+	if st, _ := trusted.store.Folder(dir); st != trust.Unknown {
+		t.Errorf("--trust recorded %v", st)
+	}
+}
