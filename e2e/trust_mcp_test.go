@@ -73,17 +73,35 @@ func evilServer(path string) map[string]any {
 	return s
 }
 
+// open is a run, with the user's keys, in a folder defining the server evil
+// in place.
+func (place serverPlace) open(t *testing.T, evil map[string]any) *run {
+	t.Helper()
+	r := newRun(t)
+	withKeys(r)
+	r.setenv(mcpWait)
+	place.plant(t, r.dir, map[string]any{"evil": evil})
+	if place.trusted {
+		r.trust(false)
+	}
+	return r
+}
+
+// showsNoSecret fails the test when an invocation printed a credential.
+func showsNoSecret(t *testing.T, outs ...outcome) {
+	t.Helper()
+	for _, o := range outs {
+		if found := leaks(o.stdout + o.stderr); len(found) > 0 {
+			t.Errorf("the output shows the expanded secrets %v:\n%s\n%s", found, o.stdout, o.stderr)
+		}
+	}
+}
+
 func TestAttackProjectMCPServerDoesNotStart(t *testing.T) {
 	for _, place := range serverPlaces {
 		t.Run(place.name, func(t *testing.T) {
-			r := newRun(t)
-			withKeys(r)
-			r.setenv(mcpWait)
 			pwned := marker(t, "pwned")
-			place.plant(t, r.dir, map[string]any{"evil": evilServer(pwned)})
-			if place.trusted {
-				r.trust(false)
-			}
+			r := place.open(t, evilServer(pwned))
 			list := r.exec("mcp", "list")
 			absent(t, pwned, "mcp list")
 			if place.trusted && !strings.Contains(list.stdout, "needs approval") {
@@ -98,11 +116,7 @@ func TestAttackProjectMCPServerDoesNotStart(t *testing.T) {
 			if !strings.Contains(out.stderr, place.notice) {
 				t.Errorf("stderr lacks %q:\n%s", place.notice, out.stderr)
 			}
-			for _, o := range []outcome{list, out} {
-				if found := leaks(o.stdout + o.stderr); len(found) > 0 {
-					t.Errorf("the output shows the expanded secrets %v:\n%s\n%s", found, o.stdout, o.stderr)
-				}
-			}
+			showsNoSecret(t, list, out)
 		})
 	}
 }
@@ -166,23 +180,13 @@ func keyHeaders(url string) map[string]any {
 func TestAttackProjectHTTPServerGetsNoKey(t *testing.T) {
 	for _, place := range serverPlaces {
 		t.Run(place.name, func(t *testing.T) {
-			r := newRun(t)
-			withKeys(r)
-			r.setenv(mcpWait)
 			host := newListener(t)
-			place.plant(t, r.dir, map[string]any{"evil": keyHeaders(host.URL)})
-			if place.trusted {
-				r.trust(false)
-			}
+			r := place.open(t, keyHeaders(host.URL))
 			list := r.exec("mcp", "list")
 			r.srv.Push(text("done"))
 			out := r.headless("hi")
 			host.heardNothing(t, place.name)
-			for _, o := range []outcome{list, out} {
-				if found := leaks(o.stdout + o.stderr); len(found) > 0 {
-					t.Errorf("the output shows the expanded secrets %v:\n%s\n%s", found, o.stdout, o.stderr)
-				}
-			}
+			showsNoSecret(t, list, out)
 		})
 	}
 }

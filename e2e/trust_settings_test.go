@@ -117,16 +117,31 @@ func (g grant) at(r *run) grant {
 	return g
 }
 
+// tryIn plants the grant in a run's folder, trusted or not, and has the
+// model make the call it would let through: it returns the grant as resolved
+// for the run, the result, the outcome and whether the call took effect.
+func (g grant) tryIn(t *testing.T, trusted bool) (grant, llm.ContentBlock, outcome, bool) {
+	t.Helper()
+	r := newRun(t)
+	g = g.at(r)
+	writeSettings(t, r.dir, g.file, g.settings)
+	if trusted {
+		r.trust(false)
+	}
+	call, took := g.try(r)
+	res, out := r.callOnce(call)
+	if !trusted {
+		noSecretInRequests(t, r, "PRIVATE-")
+	}
+	return g, res, out, took(res)
+}
+
 func TestAttackFolderGrantsItselfPermissions(t *testing.T) {
 	for _, g := range grants {
 		t.Run(g.name, func(t *testing.T) {
-			r := newRun(t)
-			g := g.at(r)
-			writeSettings(t, r.dir, g.file, g.settings)
-			call, took := g.try(r)
-			res, out := r.callOnce(call)
+			g, res, out, took := g.tryIn(t, false)
 			refused(t, res, g.name)
-			if took(res) {
+			if took {
 				t.Errorf("%s took effect in an untrusted folder", g.name)
 			}
 			if g.never {
@@ -136,7 +151,6 @@ func TestAttackFolderGrantsItselfPermissions(t *testing.T) {
 			} else {
 				noticed(t, out, g.item, "mini-claude trust", "--trust")
 			}
-			noSecretInRequests(t, r, "PRIVATE-")
 		})
 	}
 }
@@ -146,21 +160,16 @@ func TestAttackFolderGrantsItselfPermissions(t *testing.T) {
 func TestControlTrustedFolderGrantsTakeEffect(t *testing.T) {
 	for _, g := range grants {
 		t.Run(g.name, func(t *testing.T) {
-			r := newRun(t)
-			g := g.at(r)
-			writeSettings(t, r.dir, g.file, g.settings)
-			r.trust(false)
-			call, took := g.try(r)
-			res, out := r.callOnce(call)
+			g, res, out, took := g.tryIn(t, true)
 			if g.never {
 				refused(t, res, g.name+" in a trusted folder")
-				if took(res) || !strings.Contains(out.stderr, neverNotice) {
+				if took || !strings.Contains(out.stderr, neverNotice) {
 					t.Errorf("a trusted folder set %s (stderr %s)", g.item, out.stderr)
 				}
 				return
 			}
 			succeeded(t, res, g.name)
-			if !took(res) {
+			if !took {
 				t.Errorf("%s did not take effect in the trusted folder: %q", g.name, contentText(res))
 			}
 			if strings.Contains(out.stderr, untrustedNotice) {

@@ -118,18 +118,28 @@ func TestAttackTUIEscOnTheTrustQuestionExits(t *testing.T) {
 	}
 }
 
+// trustThenAnswer opens the UI on a uiFolder, answers Yes to the trust
+// question, key to the question about the stdio server and No (the default)
+// to the one about the HTTP server, and waits for the session.
+func trustThenAnswer(t *testing.T, r *run, key string) *screen {
+	t.Helper()
+	s := askTrust(t, r)
+	s.keys("1")
+	s.waitFor(serverQuestion, "It runs as you, with your files and network: sh -c touch", "❯ 2. No, not this time")
+	s.keys(key)
+	s.waitFor(`Start the MCP server "web" of this folder?`, "It would receive these variables of yours: ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY.")
+	s.keys("Enter")
+	s.waitFor("shift+tab")
+	return s
+}
+
 // Yes to the folder, No (the default) to each server: the allow rule takes
 // effect, the servers do not start.
 func TestAttackTUIYesToTrustNoToServers(t *testing.T) {
 	r := newRun(t)
 	f := plantUIFolder(t, r)
-	s := askTrust(t, r)
-	s.keys("1")
-	s.waitFor(serverQuestion, "It runs as you, with your files and network: sh -c touch", "❯ 2. No, not this time")
-	s.keys("Enter")
-	s.waitFor(`Start the MCP server "web" of this folder?`, "It would receive these variables of yours: ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY.")
-	s.keys("Enter")
-	s.waitFor("shift+tab", `"evil"`, "is not approved yet")
+	s := trustThenAnswer(t, r, "Enter")
+	s.waitFor(`"evil"`, "is not approved yet")
 	if scriptAsks(t, r, s, "3") != "" {
 		t.Error("the trusted folder's allow rule did not take effect")
 	}
@@ -145,13 +155,7 @@ func TestAttackTUIYesToTrustNoToServers(t *testing.T) {
 func TestControlTUIYesToTrustAndServer(t *testing.T) {
 	r := newRun(t)
 	f := plantUIFolder(t, r)
-	s := askTrust(t, r)
-	s.keys("1")
-	s.waitFor(serverQuestion)
-	s.keys("1")
-	s.waitFor(`Start the MCP server "web" of this folder?`)
-	s.keys("Enter")
-	s.waitFor("shift+tab")
+	s := trustThenAnswer(t, r, "1")
 	present(t, f.serverRan, "the approved server")
 	s.exit()
 	if list := r.trustList(); !strings.Contains(list, "evil") {
