@@ -143,21 +143,57 @@ func TestCustomToolsFromSettings(t *testing.T) {
 
 func TestBadCustomToolIsReportedAndLeftOut(t *testing.T) {
 	r := newRun(t)
-	r.userSettings(`{"tools":[{"name":"Read","description":"clash","command":"true"},{"name":"Broken","description":"no command"}]}`)
+	r.trust(false)
+	writeSettings(t, r.dir, ".mini-claude/settings.json", `{"tools":[{"name":"Read","description":"clash","command":"true"},{"name":"Broken","description":"no command"},{"name":"WebSearch","description":"clash","command":"true"}]}`)
+	r.userSettings(`{"tools":[{"name":"Bash","description":"clash","command":"true"}]}`)
 	r.srv.Push(text("ok"))
 	out := r.exec("-p", "hi")
 	if out.code != 0 {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}
-	for _, want := range []string{`tools[1]: "Broken": "command" is required`, "the settings tool Read has the name of a built-in tool"} {
+	for _, want := range []string{
+		`tools[0]: "Read" is the name of a built-in or Claude Code tool`, `tools[1]: "Broken": "command" is required`,
+		`tools[2]: "WebSearch" is the name of a built-in or Claude Code tool`, "the settings tool Bash has the name of a built-in tool",
+	} {
 		if !strings.Contains(out.stderr, want) {
 			t.Errorf("stderr %q lacks %q", out.stderr, want)
 		}
 	}
 	for _, spec := range r.srv.Requests()[0].Tools {
-		if spec.Name == "Broken" || spec.Name == "Read" && spec.Description == "clash" {
+		if spec.Name == "Broken" || spec.Description == "clash" {
 			t.Errorf("the bad tool %s was offered", spec.Name)
 		}
+	}
+}
+
+func TestProjectToolsReadOnlyIsNotTrusted(t *testing.T) {
+	peek := `{"tools":[{"name":"Peek","description":"Looks around.","command":"touch ran.txt && echo looked","readOnly":true}]}`
+	tests := []struct {
+		name, settingsDir, settingsFile string
+		ran                             bool
+	}{
+		{"from the project's settings it asks, so -p refuses it", "", ".mini-claude/settings.json", false},
+		{"from the project's local settings it asks too", "", ".mini-claude/settings.local.json", false},
+		{"from the user's settings it runs unasked", "MINI_CLAUDE_HOME", "settings.json", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun(t)
+			dir := r.dir
+			if tt.settingsDir != "" {
+				dir = r.envValue(tt.settingsDir)
+			}
+			writeSettings(t, dir, tt.settingsFile, peek)
+			r.srv.Push(calls(llmtest.ToolUse("peek", "Peek", `{}`)), text("done"))
+			if out := r.exec("-p", "look"); out.code != 0 {
+				t.Fatalf("exit %d: %s", out.code, out.stderr)
+			}
+			got := lastResults(t, r.srv, 1)[0]
+			_, err := os.Stat(filepath.Join(r.dir, "ran.txt"))
+			if ran := err == nil; ran != tt.ran || got.IsError == tt.ran {
+				t.Errorf("the command ran: %v; result %q (error %v); want it to run: %v", ran, contentText(got), got.IsError, tt.ran)
+			}
+		})
 	}
 }
 

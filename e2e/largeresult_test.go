@@ -38,15 +38,22 @@ func TestFiveMegabyteResultIsPreviewedAndReadableInFull(t *testing.T) {
 		// shows an empty line; a custom tool's result is trimmed.
 		size int64
 		end  string
+		// user puts the settings in the user's own file, where a custom
+		// tool's readOnly is trusted, rather than in the project's.
+		user bool
 	}{
-		{"Bash", bashUse("big", fmt.Sprintf("seq 1 %d", lastLine)), `{"permissions":{"allow":["Bash(seq:*)"]}}`, 5_488_895, "\n800001\t"},
+		{"Bash", bashUse("big", fmt.Sprintf("seq 1 %d", lastLine)), `{"permissions":{"allow":["Bash(seq:*)"]}}`, 5_488_895, "\n800001\t", false},
 		{"custom tool", llmtest.ToolUse("big", "Numbers", `{}`),
-			fmt.Sprintf(`{"tools":[{"name":"Numbers","description":"Prints the numbers from 1.","command":"seq 1 %d","readOnly":true}]}`, lastLine), 5_488_894, ""},
+			fmt.Sprintf(`{"tools":[{"name":"Numbers","description":"Prints the numbers from 1.","command":"seq 1 %d","readOnly":true}]}`, lastLine), 5_488_894, "", true},
 	}
 	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
 			r := newRun(t)
-			r.userSettings(src.settings)
+			if src.user {
+				r.userSettings(src.settings)
+			} else {
+				writeSettings(t, r.dir, ".mini-claude/settings.json", src.settings)
+			}
 			var mu sync.Mutex
 			var path string
 			var previewLast int

@@ -50,7 +50,8 @@ func toolsOf(t *testing.T, body []byte) []string {
 }
 
 // firstBody runs the binary once with the settings given (none when empty)
-// and returns the body of the run's first request.
+// as the user's own, where a tool's readOnly is trusted, and returns the body
+// of the run's first request.
 func firstBody(t *testing.T, r *run, settings string) []byte {
 	t.Helper()
 	r.userSettings(settings)

@@ -120,9 +120,10 @@ func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBl
 	env.Cwd = env.Session.Cwd()
 	env.ToolUseID = p.use.ID
 	if err := p.call.Validate(ctx, &env); err != nil {
-		return nil, a.finish(p, errorResult(p.use.ID, err.Error()), 0), nil
+		return nil, a.finish(p, errorResult(p.use.ID, bounded(p, &env, err.Error())), 0), nil
 	}
 	if refusal, denied := a.authorize(ctx, p, &env); denied {
+		refusal = bounded(p, &env, refusal)
 		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
 		a.emit(PermissionDenied{Denial: denial, Message: refusal})
 		return nil, a.finish(p, plainError(p.use.ID, refusal), 0), &denial
@@ -143,9 +144,9 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 	case err != nil && ctx.Err() != nil:
 		return a.finish(p, interruptedResult(p.use.ID), time.Since(started))
 	case errors.As(err, &output):
-		return a.finish(p, plainError(p.use.ID, output.Text), time.Since(started))
+		return a.finish(p, plainError(p.use.ID, bounded(p, env, output.Text)), time.Since(started))
 	case err != nil:
-		return a.finish(p, errorResult(p.use.ID, err.Error()), time.Since(started))
+		return a.finish(p, errorResult(p.use.ID, bounded(p, env, err.Error())), time.Since(started))
 	}
 	content := res.Content
 	if isEmpty(content) {
@@ -155,6 +156,15 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 	result := llm.ToolResultBlock(p.use.ID, content, false)
 	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: res.Output, Duration: time.Since(started)})
 	return result
+}
+
+// bounded is the text of a failed or refused call as the model gets it: as it
+// is within the tool's result limit, and otherwise stored like a large
+// successful result, the model getting a preview and the file's path. A
+// failing command's stderr or an MCP server's isError text is as unbounded as
+// a successful output.
+func bounded(p *pending, env *tool.Env, text string) string {
+	return resultstore.Fit(env, []llm.ContentBlock{llm.TextBlock(text)}, p.call.Tool().MaxResultSizeChars())[0].Text
 }
 
 // isEmpty reports whether content says nothing: no blocks, or only blank text.

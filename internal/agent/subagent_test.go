@@ -342,6 +342,26 @@ func TestSubAgentsUseTheParentsPermissions(t *testing.T) {
 	}
 }
 
+func TestASubAgentsCommandsGetTheParentsPassEnv(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-passed")
+	h := newHarness(t)
+	h.srv.Route(llmtest.FirstUserText("parent"), turn(agentCall("a1", "Env", "task env", "")), turn(llmtest.Text("ok")))
+	h.srv.Route(llmtest.FirstUserText("task env"),
+		turn(llmtest.ToolUse("b1", "Bash", `{"command":"echo \"[$ANTHROPIC_API_KEY] [$OPENAI_API_KEY]\""}`)), turn(llmtest.Text("shown")))
+	res := h.agent(t, func(o *agent.Options) {
+		withSubAgents(o)
+		o.Permissions = &permission.Context{Mode: permission.ModeDefault, Allow: []permission.Rule{{Tool: "Bash"}}}
+		o.Env.PassEnv = []string{"OPENAI_API_KEY"}
+	}).Run(context.Background(), "parent")
+	if res.Outcome != agent.Completed {
+		t.Fatalf("result %+v", res)
+	}
+	if got := resultText(lastContent(conversation(t, h.srv, "task env", 1))[0]); got != "[] [sk-oai-passed]" {
+		t.Errorf("the sub-agent's command saw %q, want only the passed key", got)
+	}
+}
+
 func TestInterruptingTheParentStopsItsSubAgent(t *testing.T) {
 	h := newHarness(t)
 	h.srv.Route(llmtest.FirstUserText("parent"), turn(agentCall("a1", "Long", "task long", "")), turn(llmtest.Text("never")))

@@ -35,7 +35,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 			conv.record(e)
 			show(e)
 		},
-		CompactThreshold: opts.CompactThreshold, Memory: prompt.MemoryText(s.cwd),
+		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
 	}
 	if s.provider.Local {

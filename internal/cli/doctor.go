@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/shell"
 )
 
@@ -93,7 +94,9 @@ func bashFinding(ctx context.Context) finding {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "-c", `echo "$BASH_VERSION"`).Output()
+	probe := exec.CommandContext(ctx, path, "-c", `echo "$BASH_VERSION"`)
+	probe.Env = credentials.ChildEnv(os.Environ(), nil)
+	out, err := probe.Output()
 	if err != nil {
 		return finding{name: "bash", value: path + " does not run: " + err.Error(), problem: true}
 	}

@@ -38,11 +38,12 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 		return err
 	}
 	fmt.Fprint(f.IO.ErrOut, s.notice(s.heldServers))
+	s.warnRefusedMemory(f.IO.ErrOut)
 	client, err := f.NewClient(s.provider)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
+	servers := mcp.Start(s.mcpServers, mcpLimits(f.Getenv, s.passEnv))
 	defer servers.Close()
 	defer reportFailedServers(servers, f.IO.ErrOut)
 	state := tool.NewSession(s.cwd)

@@ -54,7 +54,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	servers := mcp.Start(s.mcpServers, mcp.LimitsFromEnv(f.Getenv))
+	servers := mcp.Start(s.mcpServers, mcpLimits(f.Getenv, s.passEnv))
 	defer servers.Close()
 	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state}
 	defer func() { in.conv.close() }()
@@ -78,6 +78,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		StartNotice:   strings.TrimSpace(s.notice(s.heldServers)),
 		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),
+		PassEnv:       s.passEnv,
 	})
 	in.use(conv)
 	watchCtx, stopWatching := context.WithCancel(ctx)

@@ -133,12 +133,20 @@ func newCmdMCPList(f *Factory) *cobra.Command {
 				_, err := fmt.Fprintf(f.IO.Out, "No MCP servers configured. Add them to %s, the mcpServers of a settings file, or --mcp-config.\n", filepath.Join(cwd, mcp.ProjectFile))
 				return err
 			}
-			return listMCPServers(cmd.Context(), f.IO.Out, fo, servers, mcp.LimitsFromEnv(f.Getenv))
+			return listMCPServers(cmd.Context(), f.IO.Out, fo, servers, mcpLimits(f.Getenv, config.PassEnv(fo.files)))
 		},
 	}
 	addMCPFlags(cmd.Flags(), opts)
 	addTrustFlag(cmd.Flags(), opts)
 	return cmd
+}
+
+// mcpLimits are the limits of the session's MCP servers: Claude Code's
+// variables for time and size, and the credentials the user's settings pass.
+func mcpLimits(getenv func(string) string, passEnv []string) mcp.Limits {
+	limits := mcp.LimitsFromEnv(getenv)
+	limits.PassEnv = passEnv
+	return limits
 }
 
 func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mcp.Server, limits mcp.Limits) error {

@@ -52,6 +52,9 @@ type session struct {
 	mcpServers []mcp.Server
 	// heldServers are the project's MCP servers awaiting the user's approval.
 	heldServers []mcp.Server
+	// passEnv names the credentials the user's own settings pass to child
+	// processes (config.PassEnv); the others are kept from them.
+	passEnv []string
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -63,6 +66,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	}
 	s := &session{folder: loadFolder(cwd, opts.Trust, errOut)}
 	files := s.files
+	s.passEnv = config.PassEnv(files)
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
 		return nil, err
 	}
@@ -147,7 +151,7 @@ func (s *session) subAgents() *agent.SubAgents {
 		Types: s.agentTypes,
 		System: func(t subagent.Type, model string, toolNames []string) string {
 			return prompt.BuildSubAgent(t.Prompt, prompt.Options{
-				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(),
+				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 			})
 		},
 		Model: s.subAgentModel,
@@ -278,7 +282,16 @@ func (s *session) systemPrompt(opts *Options) string {
 		Now:            time.Now(),
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
+		Permissions:    s.perm,
 	})
+}
+
+// warnRefusedMemory tells the user which memory files the Read rules kept out
+// of the prompt and why; the model reads the same in the prompt's memory section.
+func (s *session) warnRefusedMemory(errOut io.Writer) {
+	for _, r := range prompt.LoadMemory(s.cwd, s.perm).Refused {
+		fmt.Fprintf(errOut, "Warning: memory file %s\n", r)
+	}
 }
 
 // firstSystemPrompt is the system prompt of the session's first request: the
@@ -290,5 +303,5 @@ func (s *session) firstSystemPrompt(opts *Options) string {
 
 func (s *session) env(sessionID string, state *tool.Session) tool.Env {
 	return tool.Env{Cwd: s.cwd, AdditionalDirs: s.dirs, SessionID: sessionID, PermissionMode: string(s.perm.Mode), Session: state,
-		FolderTrusted: s.gate.Trusted()}
+		FolderTrusted: s.gate.Trusted(), PassEnv: s.passEnv}
 }

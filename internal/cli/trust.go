@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/trust"
 	"github.com/mini-claude/mini-claude/internal/tui"
@@ -230,8 +231,8 @@ func settleTrust(ctx context.Context, f *Factory, opts *Options) error {
 // 0 approves, 1 (the default) does not; tui.ErrNoAnswer leaves it and the next ones.
 func askServer(ctx context.Context, s *session, server mcp.Server) (int, error) {
 	answer, err := tui.Ask(ctx, tui.Question{
-		Title: fmt.Sprintf("Start the MCP server %q of this folder?", server.Name),
-		Lines: serverLines(s, server),
+		Title:   fmt.Sprintf("Start the MCP server %q of this folder?", server.Name),
+		Lines:   serverLines(s, server),
 		Answers: []string{"Yes, approve it (asked again if its configuration changes)", "No, not this time"},
 		Default: 1,
 	})
@@ -264,8 +265,19 @@ func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error)
 func serverLines(s *session, server mcp.Server) []string {
 	lines := []string{"It runs as you, with your files and network: " + oneLine(target(server)),
 		"From the " + server.Source + " configuration of " + s.cwd + "."}
-	if refs := server.References(); len(refs) > 0 {
-		lines = append(lines, "It would receive these variables of yours: "+strings.Join(refs, ", ")+".")
+	var secrets, others []string
+	for _, name := range server.References() {
+		if credentials.IsSecretName(name) {
+			secrets = append(secrets, name)
+		} else {
+			others = append(others, name)
+		}
+	}
+	if len(secrets) > 0 {
+		lines = append(lines, "It would receive these credentials of yours: "+strings.Join(secrets, ", ")+".")
+	}
+	if len(others) > 0 {
+		lines = append(lines, "It would receive these variables of yours: "+strings.Join(others, ", ")+".")
 	}
 	return lines
 }

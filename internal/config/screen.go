@@ -57,6 +57,12 @@ func screenFile(f *File, gate *trust.Gate) {
 	}
 	f.Tools = screenTools(f.Tools, func(name, command string) bool { return admit(trust.KindTool, name, command) })
 	screenApprovals(f, gate, item)
+	if len(f.PassEnv) > 0 {
+		never := item(trust.KindPassEnv, strings.Join(f.PassEnv, ", "), "")
+		never.Never = true
+		gate.Admit(never)
+		f.PassEnv = nil
+	}
 }
 
 // screenTools keeps the entries of a "tools" list that admit accepts; a list

@@ -30,15 +30,17 @@ const (
 	ScopeLocal   = "local"
 )
 
-// File is one settings file as written, with where it was found.
+// File is one settings file as written, with where it was found. Path, Scope
+// and Project are set by Load from where the file is, never from its content:
+// a project file cannot claim to be the user's.
 type File struct {
 	// Path is the file's path.
-	Path string
+	Path string `json:"-"`
 	// Scope is ScopeUser, ScopeProject or ScopeLocal.
-	Scope string
+	Scope string `json:"-"`
 	// Project is the directory the file's relative rule paths are relative to:
 	// the project for project files, the working directory for the user's file.
-	Project     string
+	Project     string      `json:"-"`
 	Permissions Permissions `json:"permissions"`
 	// Model is the default model, when the file names one.
 	Model string `json:"model"`
@@ -57,6 +59,27 @@ type File struct {
 	EnabledMCPJSONServers      []string `json:"enabledMcpjsonServers"`
 	DisabledMCPJSONServers     []string `json:"disabledMcpjsonServers"`
 	EnableAllProjectMCPServers bool     `json:"enableAllProjectMcpServers"`
+	// PassEnv names credentials mini-claude uses (OPENAI_API_KEY, say) that
+	// child processes may still see. Only a user file's list counts: see PassEnv.
+	PassEnv []string `json:"passEnv"`
+}
+
+// PassEnv returns the credentials the user's own settings files pass to child
+// processes, each once. A project or local file's "passEnv" is ignored: a
+// folder must not be able to ask for the user's keys.
+func PassEnv(files []File) []string {
+	var names []string
+	for _, f := range files {
+		if f.Scope != ScopeUser {
+			continue
+		}
+		for _, name := range f.PassEnv {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }
 
 // Paths returns the settings files mini-claude reads for a session in cwd, in

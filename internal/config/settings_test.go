@@ -46,6 +46,20 @@ func TestLoadOrderAndErrors(t *testing.T) {
 	}
 }
 
+func TestAFileCannotSetWhereItCameFrom(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"scope":"user","Scope":"user","path":"/home/u/.mini-claude/settings.json","project":"/","model":"haiku"}`)
+	files, errs := Load(cwd)
+	if len(files) != 1 || len(errs) != 0 {
+		t.Fatalf("files %+v, errors %v", files, errs)
+	}
+	if f := files[0]; f.Scope != ScopeProject || f.Path != filepath.Join(cwd, ".mini-claude", "settings.json") || f.Project != cwd || f.Model != "haiku" {
+		t.Errorf("a project file claimed scope %q, path %q, project %q; want project, its own path and the cwd", f.Scope, f.Path, f.Project)
+	}
+}
+
 func TestLoadInTheHomeFolderReadsTheUserFileOnce(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -55,6 +69,23 @@ func TestLoadInTheHomeFolderReadsTheUserFileOnce(t *testing.T) {
 	files, _ := Load(home)
 	if len(files) != 2 || files[0].Scope != ScopeUser || files[1].Scope != ScopeLocal {
 		t.Errorf("files in the home folder = %+v, want the user file once, then the local one", files)
+	}
+}
+
+func TestPassEnvComesOnlyFromTheUsersFiles(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	write(t, filepath.Join(home, ".claude", "settings.json"), `{"passEnv":["OPENAI_API_KEY"]}`)
+	write(t, filepath.Join(home, ".mini-claude", "settings.json"), `{"passEnv":["OPENAI_API_KEY","ANTHROPIC_AUTH_TOKEN"]}`)
+	write(t, filepath.Join(cwd, ".claude", "settings.json"), `{"passEnv":["ANTHROPIC_API_KEY"]}`)
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.local.json"), `{"passEnv":["CLAUDE_CODE_OAUTH_TOKEN"]}`)
+	files, errs := Load(cwd)
+	if len(errs) != 0 || len(files) != 4 {
+		t.Fatalf("Load = %d files, %v; want 4 files", len(files), errs)
+	}
+	if got := PassEnv(files); strings.Join(got, " ") != "OPENAI_API_KEY ANTHROPIC_AUTH_TOKEN" {
+		t.Errorf("PassEnv = %q, want the user files' names once each, none of the project's or local file's", got)
 	}
 }
 

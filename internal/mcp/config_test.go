@@ -171,7 +171,7 @@ func TestLoadReportsBrokenSources(t *testing.T) {
 func TestLimitsFromEnv(t *testing.T) {
 	got := LimitsFromEnv(env(map[string]string{"MCP_TIMEOUT": "5000", "MCP_TOOL_TIMEOUT": "60000", "MAX_MCP_OUTPUT_TOKENS": "1000"}))
 	want := Limits{StartupTimeout: 5 * time.Second, CallTimeout: time.Minute, MaxResultSizeChars: 4000}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("LimitsFromEnv = %+v, want %+v", got, want)
 	}
 	if got := LimitsFromEnv(env(map[string]string{"MCP_TIMEOUT": "soon"})); got.StartupTimeout != DefaultStartupTimeout || got.CallTimeout != 0 {

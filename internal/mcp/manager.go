@@ -10,7 +10,7 @@ import (
 )
 
 // Limits are the session-wide bounds of MCP servers, which a server's own
-// "timeout" overrides.
+// "timeout" overrides: time, result size, and the credentials a server may see.
 type Limits struct {
 	// StartupTimeout bounds connecting and the first listing of tools.
 	StartupTimeout time.Duration
@@ -20,6 +20,10 @@ type Limits struct {
 	// MaxResultSizeChars is the result size above which a result is moved
 	// to disk and the model gets a preview.
 	MaxResultSizeChars int
+	// PassEnv names the credentials mini-claude uses that the user's own
+	// settings let stdio servers see; the others are kept from a server's
+	// environment (its configured "env" is added as written).
+	PassEnv []string
 }
 
 // The defaults of Limits, Claude Code's: 30 s to start, no bound on a call,

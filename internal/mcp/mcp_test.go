@@ -119,6 +119,38 @@ func TestEverythingOverStdioHTTPAndSSE(t *testing.T) {
 	}
 }
 
+func TestStdioServersGetNoCredentialsButPassedAndConfiguredOnes(t *testing.T) {
+	s := mcptest.Find(t)
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-passed")
+	t.Setenv("GITHUB_TOKEN", "gh-user")
+	server := everythingStdio(s)
+	server.Env = map[string]string{"CONFIGURED_TOKEN": "from-config"}
+	limits := testLimits
+	limits.PassEnv = []string{"OPENAI_API_KEY"}
+	m := startSettled(t, limits, server)
+	mustConnect(t, m)
+	got, err := run(context.Background(), t, m, "mcp__everything__get-env", `{}`, nil)
+	if err != nil || len(got) == 0 {
+		t.Fatalf("get-env = %+v, %v", got, err)
+	}
+	text := got[0].Text
+	tests := []struct {
+		name, text string
+		want       bool
+	}{
+		{"a credential mini-claude uses is kept from the server", "sk-ant-secret", false},
+		{"a credential the user's settings pass reaches it", "sk-oai-passed", true},
+		{"the user's other tokens reach it", "gh-user", true},
+		{"the server's configured env reaches it", "from-config", true},
+	}
+	for _, tt := range tests {
+		if strings.Contains(text, tt.text) != tt.want {
+			t.Errorf("%s: %q in the server's environment is %v, want %v", tt.name, tt.text, !tt.want, tt.want)
+		}
+	}
+}
+
 func TestToolsKeepSchemasAndAnnotations(t *testing.T) {
 	s := mcptest.Find(t)
 	m := startSettled(t, testLimits, everythingStdio(s))

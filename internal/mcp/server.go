@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -203,7 +204,7 @@ func (c *conn) transport() (mcp.Transport, error) {
 		return nil, fmt.Errorf("cannot run %q: %w", c.cfg.Command, err)
 	}
 	cmd := exec.Command(path, c.cfg.Args...)
-	cmd.Env = os.Environ()
+	cmd.Env = credentials.ChildEnv(os.Environ(), c.limits.PassEnv)
 	for k, v := range c.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -321,11 +321,19 @@ func (c *Context) inside(path string) bool {
 // by the secret defaults, so that searches can leave the file out of their
 // results even when the search itself was allowed.
 func (c *Context) ReadDenied(path string) bool {
+	_, denied := c.ReadRefusal(path)
+	return denied
+}
+
+// ReadRefusal returns the decision that denies reading the real path, by a
+// deny rule naming paths (its Rule is set) or by the secret defaults (Rule is
+// nil), and whether there is one: what ReadDenied decides, with the reason,
+// for files read without a tool call, such as memory files.
+func (c *Context) ReadRefusal(path string) (Decision, bool) {
 	q := Query{Tool: "Read", ReadOnly: true, Reads: []string{path}}
 	parts := items(q)
 	if d, ok := c.firstMatch(c.Deny, q, parts, programSet{}, Deny); ok && d.Subject != "" {
-		return true
+		return d, true
 	}
-	_, secret := c.secretDefault(parts)
-	return secret
+	return c.secretDefault(parts)
 }

@@ -169,3 +169,29 @@ func TestReadDenied(t *testing.T) {
 		}
 	}
 }
+
+func TestReadRefusalNamesTheRuleOrTheSecretDefault(t *testing.T) {
+	c := Context{Deny: rules(t, "Read(./private/**)"), Dirs: []string{"/p"}, Home: "/home/u"}
+	c.Deny[0].Base = "/p"
+	tests := []struct {
+		name, path string
+		denied     bool
+		rule       string
+	}{
+		{"a deny rule names its rule", "/p/private/notes.md", true, "Read(./private/**)"},
+		{"a secret default has no rule", "/home/u/.ssh/id_rsa", true, ""},
+		{"an ordinary file is not refused", "/p/CLAUDE.md", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, denied := c.ReadRefusal(tt.path)
+			rule := ""
+			if d.Rule != nil {
+				rule = d.Rule.String()
+			}
+			if denied != tt.denied || rule != tt.rule || denied && (d.Behavior != Deny || d.Reason == "") {
+				t.Errorf("ReadRefusal(%s) = %+v, %v; want denied %v by %q", tt.path, d, denied, tt.denied, tt.rule)
+			}
+		})
+	}
+}

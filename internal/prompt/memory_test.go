@@ -94,7 +94,7 @@ func TestMemoryFiles(t *testing.T) {
 			if tt.home != "" {
 				home = filepath.Join(root, tt.home)
 			}
-			got := under(root, memoryFiles(filepath.Join(root, tt.cwd), home))
+			got := under(root, loadMemory(filepath.Join(root, tt.cwd), home, nil).Files)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d files %+v, want %d %+v", len(got), got, len(tt.want), tt.want)
 			}
@@ -121,7 +121,7 @@ func TestMemoryFilesSkipsWhatCannotBeRead(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "missing"), filepath.Join(root, "CLAUDE.local.md")); err != nil {
 		t.Fatal(err)
 	}
-	got := under(root, memoryFiles(root, ""))
+	got := under(root, loadMemory(root, "", nil).Files)
 	if os.Geteuid() == 0 {
 		// root reads mode-0 files; only the directory and the dangling link are skipped.
 		if len(got) != 1 || got[0].Content != "secret" {
@@ -140,7 +140,7 @@ func TestMemoryFilesSymlinkReadOnce(t *testing.T) {
 	if err := os.Symlink("CLAUDE.md", filepath.Join(root, "AGENTS.md")); err != nil {
 		t.Fatal(err)
 	}
-	got := under(root, memoryFiles(root, ""))
+	got := under(root, loadMemory(root, "", nil).Files)
 	if len(got) != 1 || got[0].Path != filepath.Join(root, "CLAUDE.md") {
 		t.Fatalf("got %+v, want CLAUDE.md once", got)
 	}
@@ -153,7 +153,7 @@ func TestMemoryFilesTruncated(t *testing.T) {
 	writeFile(t, filepath.Join(root, "CLAUDE.md"), big)
 	writeFile(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("c", MaxMemoryBytes))
 
-	got := under(root, memoryFiles(root, ""))
+	got := under(root, loadMemory(root, "", nil).Files)
 	if len(got) != 2 {
 		t.Fatalf("got %d files, want 2", len(got))
 	}
@@ -163,7 +163,7 @@ func TestMemoryFilesTruncated(t *testing.T) {
 	if got[1].Truncated || len(got[1].Content) != MaxMemoryBytes {
 		t.Errorf("file at the limit: truncated=%v, %d bytes; want whole", got[1].Truncated, len(got[1].Content))
 	}
-	section := memorySection(got)
+	section := memorySection(Memory{Files: got})
 	if strings.Count(section, "[truncated:") != 1 {
 		t.Errorf("want one truncation note in:\n%s", section[len(section)-300:])
 	}
@@ -174,7 +174,7 @@ func TestMemoryFilesRelativeCwd(t *testing.T) {
 	writeFile(t, filepath.Join(root, "CLAUDE.md"), "here")
 	t.Chdir(root)
 	t.Setenv("MINI_CLAUDE_HOME", filepath.Join(root, "home"))
-	got := under(root, MemoryFiles("."))
+	got := under(root, LoadMemory(".", nil).Files)
 	if len(got) != 1 || got[0].Path != filepath.Join(root, "CLAUDE.md") {
 		t.Fatalf("got %+v, want %s", got, filepath.Join(root, "CLAUDE.md"))
 	}
@@ -184,12 +184,12 @@ func TestMemoryTextIsThePromptsMemorySection(t *testing.T) {
 	root := t.TempDir()
 	t.Setenv(config.HomeEnv, filepath.Join(root, "home"))
 	writeFile(t, filepath.Join(root, "proj", "CLAUDE.md"), "Always run make check.")
-	text := MemoryText(filepath.Join(root, "proj"))
+	text := LoadMemory(filepath.Join(root, "proj"), nil).Text()
 	if !strings.Contains(text, "Always run make check.") || !strings.Contains(text, filepath.Join(root, "proj", "CLAUDE.md")) {
-		t.Errorf("MemoryText = %q, want the file's path and content", text)
+		t.Errorf("Memory.Text() = %q, want the file's path and content", text)
 	}
 	full := Build(Options{Cwd: filepath.Join(root, "proj")})
 	if !strings.Contains(full, text) {
-		t.Error("the system prompt does not hold MemoryText's text")
+		t.Error("the system prompt does not hold the text of Memory.Text")
 	}
 }

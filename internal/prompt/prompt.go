@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/permission"
 )
 
 // Options is everything Build needs; given the same Options and the same files
@@ -29,6 +30,10 @@ type Options struct {
 	Override string
 	// Append is added after the prompt, built or overridden (--append-system-prompt).
 	Append string
+	// Permissions are the Read rules memory files are read through, as the
+	// Read tool reads: deny rules and the secret defaults. Nil applies the
+	// secret defaults alone.
+	Permissions *permission.Context
 }
 
 // Build returns the system prompt for opts. It reads the memory files, the git
@@ -56,7 +61,7 @@ func build(opts Options, h host) string {
 			sections = append(sections, tools)
 		}
 		sections = append(sections, toneAndSafety, envSection(opts, cwd, h))
-		if memory := memorySection(memoryFiles(cwd, h.home)); memory != "" {
+		if memory := loadMemory(cwd, h.home, opts.Permissions).Text(); memory != "" {
 			sections = append(sections, memory)
 		}
 	}
@@ -77,7 +82,7 @@ func BuildSubAgent(role string, opts Options) string {
 		sections = append(sections, tools)
 	}
 	sections = append(sections, envSection(opts, cwd, h))
-	if memory := memorySection(memoryFiles(cwd, h.home)); memory != "" {
+	if memory := loadMemory(cwd, h.home, opts.Permissions).Text(); memory != "" {
 		sections = append(sections, memory)
 	}
 	return strings.Join(sections, "\n\n")

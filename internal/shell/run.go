@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/credentials"
 )
 
 // Spec describes one command for Start.
@@ -20,7 +22,9 @@ type Spec struct {
 	// Dir is the working directory the command starts in.
 	Dir string
 	// Env is the user's environment the command inherits, usually
-	// os.Environ(); Start adds the non-interactive settings (see NonInteractive).
+	// credentials.ChildEnv of os.Environ(); nil is os.Environ() without the
+	// credentials mini-claude uses. Start adds the non-interactive settings
+	// (see NonInteractive).
 	Env []string
 	// Stdin is the command's standard input; nil is /dev/null. Give an
 	// *os.File (such as a pipe's read end): os/exec copies any other reader
@@ -103,7 +107,7 @@ func Start(spec Spec) (*Process, error) {
 	}
 	l := &launch{spec: &spec, path: bash, argv: []string{"bash", "-c", spec.Command}, env: spec.Env, via: func(f func()) { f() }}
 	if l.env == nil {
-		l.env = os.Environ()
+		l.env = credentials.ChildEnv(os.Environ(), nil)
 	}
 	for _, s := range steps {
 		if err := s(l); err != nil {

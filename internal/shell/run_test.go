@@ -152,6 +152,15 @@ func TestEnvironment(t *testing.T) {
 	}
 }
 
+func TestNoEnvironmentIsTheUsersWithoutTheCredentials(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("MINI_CLAUDE_TEST_USER_VAR", "from-user")
+	_, out := run(t, Spec{Command: `echo "[$ANTHROPIC_API_KEY] $MINI_CLAUDE_TEST_USER_VAR"`})
+	if out != "[] from-user\n" {
+		t.Errorf("with Env nil: %q, want the user's variables without the key", out)
+	}
+}
+
 func TestEnvironmentDoesNotCarryOver(t *testing.T) {
 	dir := t.TempDir()
 	run(t, Spec{Command: "export LEAK=1; cd /", Dir: dir})

@@ -22,6 +22,7 @@ const (
 	KindServerApproval = "MCP server approval"
 	KindTool           = "custom tool"
 	KindAgentType      = "agent type"
+	KindPassEnv        = "credentials passed to commands"
 )
 
 // Item is one thing a folder's files define that would execute, widen access

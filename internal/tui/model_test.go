@@ -409,3 +409,28 @@ func TestShellCommandShowsItsOutputAndEscStopsIt(t *testing.T) {
 		t.Errorf("the stopped command's end is not shown:\n%s", s)
 	}
 }
+
+func TestShellCommandGetsOnlyPassedCredentials(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-secret")
+	t.Setenv("GITHUB_TOKEN", "gh-user")
+	tests := []struct {
+		name string
+		pass []string
+		want string
+	}{
+		{"the keys mini-claude uses are gone, the user's other tokens stay", nil, "[] [] [gh-user]"},
+		{"a key the user's settings pass reaches the command", []string{"OPENAI_API_KEY"}, "[] [sk-oai-secret] [gh-user]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := testModel(t, Options{Cwd: t.TempDir(), PassEnv: tt.pass})
+			typeText(m, `!echo "[$ANTHROPIC_API_KEY] [$OPENAI_API_KEY] [$GITHUB_TOKEN]"`)
+			_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			done, ok := cmd().(shellDoneMsg)
+			if !ok || done.failed || done.output != tt.want {
+				t.Errorf("!command = %+v, want output %q", done, tt.want)
+			}
+		})
+	}
+}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mini-claude/mini-claude/internal/credentials"
 )
 
 // shellTimeout bounds a "!command" the user runs from the input.
@@ -23,7 +26,8 @@ type shellDoneMsg struct {
 }
 
 // shell runs a "!command" directly, in the session's directory, outside the
-// agent and its permissions: the user typed it. Its output is shown; the
+// agent and its permissions: the user typed it. Like the agent's commands, it
+// gets only the credentials the user's settings pass. Its output is shown; the
 // model does not see it. Esc stops it.
 func (m *model) shell(command string) tea.Cmd {
 	if command == "" {
@@ -34,13 +38,13 @@ func (m *model) shell(command string) tea.Cmd {
 		m.info("A shell command is running: wait for it, or press Esc to stop it.")
 		return nil
 	}
-	dir := m.opts.Cwd
+	dir, env := m.opts.Cwd, credentials.ChildEnv(os.Environ(), m.opts.PassEnv)
 	ctx, cancel := context.WithTimeout(context.Background(), shellTimeout)
 	m.shellCancel = cancel
 	return func() tea.Msg {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "bash", "-c", command)
-		cmd.Dir = dir
+		cmd.Dir, cmd.Env = dir, env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 		out, err := cmd.CombinedOutput()

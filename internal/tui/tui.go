@@ -83,6 +83,9 @@ type Options struct {
 	StartNotice string
 	// InitialPrompt, when set, is sent as soon as the UI opens.
 	InitialPrompt string
+	// PassEnv names the credentials mini-claude uses that the user's own
+	// settings pass to child processes; a "!command" gets none of the others.
+	PassEnv []string
 	// In and Out are the terminal; nil means the process's standard streams.
 	In  io.Reader
 	Out io.Writer

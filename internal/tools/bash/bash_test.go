@@ -130,6 +130,40 @@ func TestEnvironmentIsolation(t *testing.T) {
 	}
 }
 
+func TestCredentialsAreKeptFromCommandsUnlessPassed(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-secret")
+	t.Setenv("GITHUB_TOKEN", "gh-user")
+	const show = `echo "[$ANTHROPIC_API_KEY] [$OPENAI_API_KEY] [$GITHUB_TOKEN]"`
+	tests := []struct {
+		name       string
+		pass       []string
+		background bool
+		want       string
+	}{
+		{"the keys mini-claude uses are gone, the user's other tokens stay", nil, false, "[] [] [gh-user]"},
+		{"a key the user's settings pass reaches the command", []string{"OPENAI_API_KEY"}, false, "[] [sk-oai-secret] [gh-user]"},
+		{"a background command is kept from them too", nil, true, "[] [] [gh-user]"},
+		{"a background command gets a passed key", []string{"ANTHROPIC_API_KEY"}, true, "[sk-ant-secret] [] [gh-user]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.passEnv = tt.pass
+			if !tt.background {
+				if r := h.bash(show); r.text != tt.want {
+					t.Errorf("got %q, want %q", r.text, tt.want)
+				}
+				return
+			}
+			id := taskID(t, h.bash(show, `"run_in_background":true`).text)
+			if out := h.taskOutput(id, `"block":true`); !strings.Contains(out, tt.want+"\n") {
+				t.Errorf("background output %q, want %q", out, tt.want)
+			}
+		})
+	}
+}
+
 func TestInteractiveCommandsReturn(t *testing.T) {
 	h := newHarness(t)
 	tests := []struct{ name, command, want string }{

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -35,7 +36,7 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 	m := managerOf(env.Session)
 	m.noticeSandbox()
 	dir, reset := workingDir(env)
-	spec := shell.Spec{Command: in.Command, Dir: dir, Env: os.Environ()}
+	spec := shell.Spec{Command: in.Command, Dir: dir, Env: credentials.ChildEnv(os.Environ(), env.PassEnv)}
 	sandboxed := !in.DangerouslyDisableSandbox && sandboxStatus().Available()
 	if sandboxed {
 		spec.Sandbox = &shell.Sandbox{Writable: fileaccess.AllowedDirs(env)}

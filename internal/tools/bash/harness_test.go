@@ -26,6 +26,8 @@ type harness struct {
 	home    string
 	session *tool.Session
 	extra   []string
+	// passEnv is the calls' Env.PassEnv.
+	passEnv []string
 	calls   atomic.Int64
 }
 
@@ -42,7 +44,7 @@ func newHarness(t testing.TB) *harness {
 func (h *harness) env() *tool.Env {
 	id := fmt.Sprintf("toolu_%02d", h.calls.Add(1))
 	return &tool.Env{Cwd: h.session.Cwd(), AdditionalDirs: h.extra, SessionID: "session-1", ToolUseID: id,
-		PermissionMode: "default", Session: h.session}
+		PermissionMode: "default", Session: h.session, PassEnv: h.passEnv}
 }
 
 // result is what the model would read from a call.

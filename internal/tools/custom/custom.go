@@ -6,6 +6,10 @@
 // result, and a non-zero exit is an error. The tools go through the same
 // validate, permission and call pipeline as the built-ins: a tool not marked
 // readOnly is asked about unless a rule allows it by name.
+//
+// A project's settings (its shared or local file) claim less than the user's
+// own: their readOnly is not trusted, so such a tool always counts as writing,
+// and they may not take a name of Claude Code's tools.
 package custom
 
 import (
@@ -44,7 +48,8 @@ type Spec struct {
 	// Command is the bash command line to run.
 	Command string `json:"command"`
 	// ReadOnly says the command changes nothing: it then runs without asking
-	// and in parallel with other read-only calls.
+	// and in parallel with other read-only calls. Load honours it only in the
+	// user's own settings.
 	ReadOnly bool `json:"readOnly"`
 	// Timeout is in seconds; 0 means DefaultTimeout.
 	Timeout float64 `json:"timeout"`
@@ -94,7 +99,9 @@ func New(spec Spec) (tool.Tool, error) {
 
 // Load builds the tools the settings files define, in order of precedence: a
 // later file's tool replaces an earlier one of the same name. An entry that
-// cannot be built is reported, naming its file, and left out.
+// cannot be built is reported, naming its file, and left out. A tool of any
+// file but the user's own (config.ScopeUser) is never read-only, whatever it
+// says, and one named like a Claude Code tool is reported and left out.
 func Load(files []config.File) ([]tool.Tool, []error) {
 	var ts []tool.Tool
 	var problems []error
@@ -108,7 +115,7 @@ func Load(files []config.File) ([]tool.Tool, []error) {
 			continue
 		}
 		for i, raw := range entries {
-			t, err := parse(raw)
+			t, err := parse(raw, f.Scope == config.ScopeUser)
 			if err != nil {
 				problems = append(problems, fmt.Errorf("settings %s: tools[%d]: %w; the tool is left out", f.Path, i, err))
 				continue
@@ -121,13 +128,20 @@ func Load(files []config.File) ([]tool.Tool, []error) {
 }
 
 // parse reads one entry, refusing keys that are not part of a Spec, so a
-// misspelt key is reported rather than ignored.
-func parse(raw json.RawMessage) (tool.Tool, error) {
+// misspelt key is reported rather than ignored. An entry of a file that is
+// not the user's own claims less: see Load.
+func parse(raw json.RawMessage, users bool) (tool.Tool, error) {
 	var spec Spec
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&spec); err != nil {
 		return nil, fmt.Errorf("%v (the keys are name, description, inputSchema, command, readOnly, timeout, deferLoading)", err)
+	}
+	if !users {
+		if reserved(spec.Name) {
+			return nil, fmt.Errorf("%q is the name of a built-in or Claude Code tool, kept for tools of that meaning: a project's settings may not define it (rename the tool)", spec.Name)
+		}
+		spec.ReadOnly = false
 	}
 	t, err := New(spec)
 	if err != nil {

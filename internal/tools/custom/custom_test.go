@@ -12,6 +12,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
 )
 
 const citySchema = `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1},"opts":{"type":"object"}},"required":["city"]}`
@@ -58,6 +59,40 @@ func TestCommandGetsTheInput(t *testing.T) {
 			got, err := call(t, Spec{Name: "Weather", Description: "d", InputSchema: json.RawMessage(citySchema), Command: tt.command}, tt.input)
 			if err != nil || got != tt.want {
 				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCredentialsAreKeptFromTheCommandUnlessPassed(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-secret")
+	t.Setenv("GITHUB_TOKEN", "gh-user")
+	tl, err := New(Spec{Name: "Env", Description: "d", Command: `printf '[%s] [%s] [%s]' "$ANTHROPIC_API_KEY" "$OPENAI_API_KEY" "$GITHUB_TOKEN"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		pass []string
+		want string
+	}{
+		{"the keys mini-claude uses are gone, the user's other tokens stay", nil, "[] [] [gh-user]"},
+		{"a key the user's settings pass reaches the command", []string{"OPENAI_API_KEY"}, "[] [sk-oai-secret] [gh-user]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tl.Parse(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			res, err := c.Run(context.Background(), &tool.Env{Cwd: dir, Session: tool.NewSession(dir), PassEnv: tt.pass}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Content[0].Text; got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
@@ -147,10 +182,10 @@ func TestFlags(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	files := []config.File{
-		{Path: "/home/u/.mini-claude/settings.json", Tools: json.RawMessage(`[
+		{Path: "/home/u/.mini-claude/settings.json", Scope: config.ScopeUser, Tools: json.RawMessage(`[
 			{"name":"Weather","description":"user's","command":"echo user"},
 			{"name":"Keep","description":"kept","command":"true","readOnly":true}]`)},
-		{Path: "/p/.mini-claude/settings.json", Tools: json.RawMessage(`[
+		{Path: "/p/.mini-claude/settings.json", Scope: config.ScopeProject, Tools: json.RawMessage(`[
 			{"name":"Weather","description":"project's","command":"echo project"},
 			{"name":"mcp__x__y","description":"d","command":"true"},
 			{"name":"NoCommand","description":"d"},
@@ -159,8 +194,8 @@ func TestLoad(t *testing.T) {
 			{"name":"bad name","description":"d","command":"true"},
 			{"name":"NoDescription","command":"true"},
 			{"name":"Negative","description":"d","command":"true","timeout":-1}]`)},
-		{Path: "/p/.mini-claude/settings.local.json", Tools: json.RawMessage(`{"name":"NotAList"}`)},
-		{Path: "/p/.claude/settings.json"},
+		{Path: "/p/.mini-claude/settings.local.json", Scope: config.ScopeLocal, Tools: json.RawMessage(`{"name":"NotAList"}`)},
+		{Path: "/p/.claude/settings.json", Scope: config.ScopeProject},
 	}
 	ts, problems := Load(files)
 	var names []string
@@ -186,6 +221,51 @@ func TestLoad(t *testing.T) {
 	for i, want := range wants {
 		if !strings.Contains(problems[i].Error(), want) {
 			t.Errorf("problem %d: %q, want it to contain %q", i, problems[i], want)
+		}
+	}
+}
+
+func TestProjectToolsClaimLessThanTheUsers(t *testing.T) {
+	tests := []struct {
+		name, scope, entry string
+		readOnly           bool
+		problem            string // part of the problem reported; "" when the tool loads
+	}{
+		{"a user's readOnly is honoured", config.ScopeUser, `{"name":"Peek","description":"d","command":"true","readOnly":true}`, true, ""},
+		{"a project's readOnly is not trusted", config.ScopeProject, `{"name":"Peek","description":"d","command":"true","readOnly":true}`, false, ""},
+		{"a local file's readOnly is not trusted", config.ScopeLocal, `{"name":"Peek","description":"d","command":"true","readOnly":true}`, false, ""},
+		{"a file of no known scope is not trusted", "", `{"name":"Peek","description":"d","command":"true","readOnly":true}`, false, ""},
+		{"a user's tool may take a Claude Code name", config.ScopeUser, `{"name":"WebSearch","description":"d","command":"true"}`, false, ""},
+		{"a project tool may not take a Claude Code name", config.ScopeProject, `{"name":"WebSearch","description":"d","command":"true"}`, false, `tools[0]: "WebSearch" is the name of a built-in or Claude Code tool`},
+		{"a project tool may not take a built-in name", config.ScopeLocal, `{"name":"Read","description":"d","command":"true"}`, false, `tools[0]: "Read" is the name of a built-in or Claude Code tool`},
+		{"a reserved name in another case is reserved", config.ScopeProject, `{"name":"bash","description":"d","command":"true"}`, false, `"bash" is the name of a built-in or Claude Code tool`},
+		{"a project tool of its own name loads", config.ScopeProject, `{"name":"Deploy","description":"d","command":"true"}`, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts, problems := Load([]config.File{{Path: "/p/.mini-claude/settings.json", Scope: tt.scope, Tools: json.RawMessage("[" + tt.entry + "]")}})
+			if tt.problem != "" {
+				if len(ts) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), tt.problem) || !strings.Contains(problems[0].Error(), "left out") {
+					t.Errorf("tools %d, problems %v; want the tool left out with %q", len(ts), problems, tt.problem)
+				}
+				return
+			}
+			if len(ts) != 1 || len(problems) != 0 {
+				t.Fatalf("tools %d, problems %v; want the tool", len(ts), problems)
+			}
+			if c := ts[0].ZeroCall(); c.IsReadOnly() != tt.readOnly || c.IsConcurrencySafe() != tt.readOnly {
+				t.Errorf("read-only %v, concurrency-safe %v; want both %v", c.IsReadOnly(), c.IsConcurrencySafe(), tt.readOnly)
+			}
+		})
+	}
+}
+
+func TestEveryBuiltInNameIsReserved(t *testing.T) {
+	for _, tl := range tools.AllBase() {
+		for _, name := range append([]string{tl.Name()}, tl.Aliases()...) {
+			if !reserved(name) {
+				t.Errorf("the built-in tool name %s is not in claudeCodeTools, so a project tool could take it", name)
+			}
 		}
 	}
 }

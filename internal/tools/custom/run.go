@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -44,7 +45,8 @@ func (c *command) run(ctx context.Context, in json.RawMessage, env *tool.Env, _ 
 		return "", fmt.Errorf("create the input pipe: %w", err)
 	}
 	out := &capped{limit: maxOutputBytes}
-	proc, err := shell.Start(shell.Spec{Command: c.line, Dir: env.Cwd, Env: append(withoutInputVars(os.Environ()), vars...), Stdin: stdinRead, Output: out})
+	childEnv := append(withoutInputVars(credentials.ChildEnv(os.Environ(), env.PassEnv)), vars...)
+	proc, err := shell.Start(shell.Spec{Command: c.line, Dir: env.Cwd, Env: childEnv, Stdin: stdinRead, Output: out})
 	stdinRead.Close()
 	if err != nil {
 		stdinWrite.Close()

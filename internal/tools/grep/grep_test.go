@@ -354,6 +354,35 @@ func TestEngineChoice(t *testing.T) {
 	}
 }
 
+func TestRipgrepGetsNoCredentials(t *testing.T) {
+	bin, cwd := t.TempDir(), t.TempDir()
+	seen := filepath.Join(t.TempDir(), "env")
+	fake := "#!/bin/sh\nenv > " + seen + "\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "rg"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv(EngineEnv, "rg")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-oai-secret")
+	t.Setenv("MINI_CLAUDE_TEST_USER_VAR", "from-user")
+	c, err := Tool.Parse(json.RawMessage(`{"pattern": "foo"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &tool.Env{Cwd: cwd, Session: tool.NewSession(cwd), PassEnv: []string{"OPENAI_API_KEY"}}
+	if _, err := c.Run(context.Background(), env, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatalf("the fake rg did not run: %v", err)
+	}
+	if got := string(data); strings.Contains(got, "secret") || !strings.Contains(got, "MINI_CLAUDE_TEST_USER_VAR=from-user") {
+		t.Errorf("rg's environment:\n%s\nwant the user's variables without any key, passed or not", got)
+	}
+}
+
 func TestCancelledSearch(t *testing.T) {
 	_, cwd := sharedFixture(t)
 	env := &tool.Env{Cwd: cwd, Session: tool.NewSession(cwd)}

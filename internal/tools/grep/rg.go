@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mini-claude/mini-claude/internal/credentials"
 )
 
 // rgArgs are the ripgrep arguments for a query: Claude Code's (hidden files,
@@ -48,9 +51,12 @@ func rgArgs(q *query) []string {
 	return append(args, q.target)
 }
 
-// searchRipgrep runs rg and parses its output into results.
+// searchRipgrep runs rg and parses its output into results. rg reads no
+// credential, so it gets none of mini-claude's, even one the user's settings
+// pass to commands.
 func searchRipgrep(ctx context.Context, rg string, q *query) ([]fileResult, error) {
 	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
+	cmd.Env = credentials.ChildEnv(os.Environ(), nil)
 	cmd.Dir = q.target
 	if !q.isDir {
 		cmd.Dir = filepath.Dir(q.target)
