@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,5 +200,38 @@ func TestPermissionCorpus(t *testing.T) {
 	t.Logf("corpus: %d cases, %d bypass attempts, expected %v", len(cases), bypasses, counts)
 	if len(cases) < 150 || bypasses < 80 {
 		t.Errorf("corpus has %d cases and %d bypass attempts; the issue asks for at least 150 and 80", len(cases), bypasses)
+	}
+}
+
+// TestPermissionCorpusHasNoWrongAllows decides every case that must be asked
+// or denied and fails on each one allowed: a wrong ask is a nuisance, a wrong
+// allow a hole. It also holds the families of issue 15 to their size: names
+// written as paths (./ls, bin/cat) and globs under deny rules.
+func TestPermissionCorpusHasNoWrongAllows(t *testing.T) {
+	families := map[string]int{"path-qualified": 30, "glob": 60}
+	found := map[string]int{}
+	var wrong []string
+	for i, c := range loadCorpus(t) {
+		for family := range families {
+			if strings.HasPrefix(c.Note, family) {
+				found[family]++
+			}
+		}
+		if c.Expect == "allow" {
+			continue
+		}
+		d := newCorpusDirs(t)
+		d.create(t, c.Files)
+		if got := decideThroughTool(t, d, c); got.Behavior == permission.Allow {
+			wrong = append(wrong, fmt.Sprintf("line %d %s %s (%s)", i+1, c.Tool, c.Input, c.Note))
+		}
+	}
+	if len(wrong) > 0 {
+		t.Errorf("%d wrong allows:\n%s", len(wrong), strings.Join(wrong, "\n"))
+	}
+	for family, least := range families {
+		if found[family] < least {
+			t.Errorf("the corpus has %d %s cases, want at least %d", found[family], family, least)
+		}
 	}
 }

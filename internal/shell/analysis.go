@@ -42,6 +42,10 @@ type Analysis struct {
 	// Dynamic is true when some command name, or some code run through
 	// eval/bash -c, cannot be known without running the line.
 	Dynamic bool
+	// GlobOptions is set when the line may change how bash expands globs
+	// (shopt, a GLOBIGNORE assignment, set -f): Globs, which assume bash's
+	// default options, may then miss matches.
+	GlobOptions bool
 	// Hazards are the parts of the line that are no command but keep it
 	// from being read-only: a PATH=… assignment, arithmetic on a variable.
 	Hazards []Hazard
@@ -92,6 +96,10 @@ type Command struct {
 	// Dynamic is true when the program run cannot be known statically: its
 	// name contains an expansion or glob, or it runs a string that does.
 	Dynamic bool
+	// Globs holds, at the index of each word of Args that is a glob or brace
+	// list and expands no other way, the patterns bash matches against the
+	// file system for it (see Read.Globs); nil when no word is.
+	Globs [][]string
 	// Source is the text of the simple command as written, wrappers and
 	// assignments included; for commands found inside a bash -c or eval
 	// string it is the text within that string.
@@ -121,6 +129,8 @@ type Write struct {
 	Path string
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool
+	// Globs are the patterns a dynamic path expands from (see Read.Globs).
+	Globs []string
 	// Op is the redirection operator (">", ">>", "&>", "&>>", ">|", "<>") or
 	// the prefix of the command that writes ("tee", "cp", "sed", "rm").
 	Op string
@@ -134,6 +144,13 @@ type Read struct {
 	Path string
 	// Dynamic is true when the path depends on expansion or a glob.
 	Dynamic bool
+	// Globs are the patterns bash matches against the file system for a
+	// dynamic path whose only expansions are globs and brace lists: one per
+	// word the brace expansion gives, quoted and escaped characters
+	// backslash-escaped, a leading unquoted ~ left as is. ExpandGlob expands
+	// one. Nil for a static path and for one that depends on anything else
+	// (a variable, a substitution, an extended glob): that one is unknown.
+	Globs []string
 	// Recursive is true when the command reads the whole tree under the
 	// path (grep -r, rg, find, du, ls -R), not just the path itself.
 	Recursive bool

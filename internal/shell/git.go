@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -56,12 +57,28 @@ func inDirs(dirs, paths []word) []word {
 	out := make([]word, len(paths))
 	for i, p := range paths {
 		out[i] = p
+		out[i].globs = slices.Clone(p.globs)
 		for j := len(dirs) - 1; j >= 0 && !path.IsAbs(out[i].text) && !strings.HasPrefix(out[i].text, "~"); j-- {
 			out[i].text = path.Join(dirs[j].text, out[i].text)
 			out[i].dynamic = out[i].dynamic || dirs[j].dynamic
+			out[i].globs = globsIn(dirs[j], out[i].globs)
 		}
 	}
 	return out
+}
+
+// globsIn makes patterns relative to the directory dir; a dynamic dir
+// leaves them unknown.
+func globsIn(dir word, patterns []string) []string {
+	if dir.dynamic {
+		return nil
+	}
+	for k, p := range patterns {
+		if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			patterns[k] = quoteGlob(dir.text) + "/" + p
+		}
+	}
+	return patterns
 }
 
 var gitSubcommands map[string]func(argv) effect

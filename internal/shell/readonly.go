@@ -26,9 +26,16 @@ type effect struct {
 	cwdUnknown bool
 }
 
-// classify judges a command whose name is static.
+// classify judges a command whose name is static. A name written as a path
+// (./ls, bin/cat, /usr/bin/ls) runs whatever file is there, not the program
+// the tables describe: it is never read-only, though the files a writer of
+// that name would write are still reported, for the deny rules.
 func classify(args []word) effect {
 	name := path.Base(args[0].text)
+	if qualified(args[0]) {
+		eff, _ := writerEffect(name, argv(args))
+		return eff
+	}
 	if spec, ok := specs[name]; ok {
 		return spec(argv(args))
 	}
@@ -37,6 +44,10 @@ func classify(args []word) effect {
 	}
 	return effect{}
 }
+
+// qualified reports whether a command name is written as a path: bash then
+// runs that file, and looks up no built-in, function or PATH entry.
+func qualified(name word) bool { return strings.Contains(name.text, "/") }
 
 var specs map[string]func(argv) effect
 

@@ -21,7 +21,8 @@ type invocation struct {
 	// directory than the shell's.
 	movedCwd bool
 	// indirect is set for code run by a shell whose environment, directory
-	// or arguments were changed.
+	// or arguments were changed, and for a command run by a wrapper named by
+	// a path (./timeout 5 ls): that file decides what really runs.
 	indirect bool
 	// stdin is what the command reads on standard input, as far as the
 	// line says: a shell without -c runs it as code.
@@ -70,6 +71,9 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, stdin stdinSource) {
 				w.hazard(hazardAssignment, a)
 			}
 		}
+		if changesGlobbing(nil, inv.assigns) {
+			w.st.res.GlobOptions = true
+		}
 		return
 	}
 	for _, a := range c.Args {
@@ -105,19 +109,23 @@ func (w *walker) invoke(inv invocation, sc scope) {
 				return
 			}
 			w.applyWrapper(&inv, u)
+			inv.indirect = inv.indirect || qualified(name)
 			continue
 		}
 		switch {
 		case shells[base]:
 			w.shell(inv, sc)
+		case base == "find":
+			w.find(inv, sc)
+		case qualified(name):
+			// ./eval, ./alias: a file, not the built-in of that name.
+			w.emit(inv, false)
 		case base == "eval":
 			w.eval(inv, sc)
 		case base == "alias":
 			w.alias(inv, sc)
 		case base == "trap":
 			w.trap(inv, sc)
-		case base == "find":
-			w.find(inv, sc)
 		default:
 			w.emit(inv, false)
 		}
@@ -153,6 +161,10 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 	}
 	for _, as := range inv.assigns {
 		cmd.Assigns = append(cmd.Assigns, as.text)
+	}
+	cmd.Globs = argGlobs(inv.args)
+	if changesGlobbing(inv.args, inv.assigns) {
+		w.st.res.GlobOptions = true
 	}
 	cmd.Prefix = cmd.Args[0]
 	cmd.Elevated = inv.elevated
@@ -275,7 +287,11 @@ func (w *walker) code(code word, wrapper string, inv invocation, sc scope) bool 
 		return false
 	}
 	indirect := len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs || inv.indirect
-	inner := scope{wrappers: appendWrapper(inv.wrappers, wrapper), elevated: inv.elevated || sc.elevated, indirect: indirect}
+	// A shell named by a path (./bash -c …) is a file that may run anything
+	// but the string: the string's commands are kept for the deny rules and
+	// are read-only or allowed by no rule of their own.
+	inner := scope{wrappers: appendWrapper(inv.wrappers, wrapper), elevated: inv.elevated || sc.elevated,
+		indirect: indirect || qualified(inv.args[0])}
 	if indirect && !inv.indirect {
 		// The environment, directory or arguments the string runs with
 		// differ from the line's own: its commands can't be judged on
@@ -308,7 +324,7 @@ func foundPaths(args []word) []word {
 	for i, a := range args {
 		out[i] = a
 		if strings.Contains(a.text, "{}") {
-			out[i].dynamic = true
+			out[i].dynamic, out[i].globs = true, nil
 		}
 	}
 	return out

@@ -218,14 +218,14 @@ func (w *walker) addWrite(target word, op string) {
 	if !target.dynamic && harmlessSinks[target.text] {
 		return
 	}
-	w.st.res.Writes = append(w.st.res.Writes, Write{Path: target.text, Dynamic: target.dynamic, Op: op, Span: w.report(target.span)})
+	w.st.res.Writes = append(w.st.res.Writes, Write{Path: target.text, Dynamic: target.dynamic, Globs: target.globs, Op: op, Span: w.report(target.span)})
 }
 
 func (w *walker) addRead(target word, op string, recursive bool) {
 	if !target.dynamic && harmlessSources[target.text] {
 		return
 	}
-	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Recursive: recursive, Op: op, Span: w.report(target.span)})
+	w.st.res.Reads = append(w.st.res.Reads, Read{Path: target.text, Dynamic: target.dynamic, Globs: target.globs, Recursive: recursive, Op: op, Span: w.report(target.span)})
 }
 
 // substs walks the command substitutions, process substitutions and
@@ -399,6 +399,9 @@ func (w *walker) decl(d *syntax.DeclClause, sc scope) {
 		w.assignSubsts(a, sc)
 		if a.Name != nil && !safeBareAssignment(a.Name.Value) {
 			w.hazard(hazardAssignment, a)
+		}
+		if a.Name != nil && a.Name.Value == globIgnore {
+			w.st.res.GlobOptions = true
 		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if v := w.literal(a.Value); v.dynamic {

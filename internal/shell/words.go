@@ -15,7 +15,10 @@ type word struct {
 	// or into several words: it starts with an expansion or a glob, or holds
 	// an unquoted expansion that word splitting could break up.
 	mayBeOption bool
-	span        Span
+	// globs are the patterns of a dynamic word whose only expansions are
+	// globs and brace lists (see globPatterns); nil for any other word.
+	globs []string
+	span  Span
 }
 
 // literal evaluates w: quote removal, backslash escapes and ANSI-C quoting are
@@ -25,7 +28,8 @@ type word struct {
 func (w *walker) literal(wd *syntax.Word) word {
 	sp := w.span(wd)
 	var sb strings.Builder
-	dynamic, splits := false, false
+	// expands is set by an expansion other than a glob or brace list.
+	dynamic, splits, expands := false, false, false
 	staticPrefix := ""
 	markDynamic := func() {
 		if !dynamic {
@@ -53,20 +57,26 @@ func (w *walker) literal(wd *syntax.Word) word {
 				lit, ok := inner.(*syntax.Lit)
 				if !ok {
 					markDynamic()
+					expands = true
 					continue
 				}
 				sb.WriteString(unescapeDoubleQuoted(lit.Value))
 			}
 		case *syntax.ProcSubst:
 			markDynamic()
+			expands = true
 		default:
 			markDynamic()
-			splits = true
+			splits, expands = true, true
 		}
 	}
 	if dynamic {
 		mayBeOption := splits || staticPrefix == "" || strings.HasPrefix(staticPrefix, "-")
-		return word{text: w.text(sp), dynamic: true, mayBeOption: mayBeOption, span: sp}
+		out := word{text: w.text(sp), dynamic: true, mayBeOption: mayBeOption, span: sp}
+		if !expands {
+			out.globs = globPatterns(wd)
+		}
+		return out
 	}
 	return word{text: sb.String(), span: sp}
 }

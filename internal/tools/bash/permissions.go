@@ -30,9 +30,12 @@ func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.Permissio
 // strings too), the files read by read-only commands and input redirections,
 // and the files written by redirections and writing commands. Relative paths
 // are resolved from the working directory and from every directory the line
-// cds into. A part that cannot be known before the line runs (a path from a
-// variable, a path after a cd to an unknown place, a PATH= assignment) becomes
-// a dynamic command: no allow rule covers it, and any Bash deny rule does.
+// cds into; a glob is expanded there as bash will expand it (see expander).
+// A part that cannot be known before the line runs (a path from a variable, a
+// glob whose matches cannot all be found, a path after a cd to an unknown
+// place, a PATH= assignment) becomes a dynamic command: no allow rule covers
+// it, and any Bash deny rule does; the paths such a glob was found to match
+// are still judged, so a deny rule on one of them denies.
 // The session's stored results are left out: reading them needs no rule.
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 	a := analysis(in)
@@ -51,8 +54,9 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 	if !known {
 		acc.Commands = append(acc.Commands, unknownPart("a cd to a directory known only when the command runs"))
 	}
+	x := &expander{bases: bases, unsure: a.GlobOptions}
 	for _, r := range a.Reads {
-		paths, ok := resolveAll(bases, r.Path, r.Dynamic)
+		paths, ok := x.paths(pathWord{r.Path, r.Dynamic, r.Globs})
 		if !ok {
 			acc.Commands = append(acc.Commands, unknownPart("reading "+r.Path))
 		}
@@ -62,14 +66,14 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 			}
 		}
 	}
-	protected, unscanned := protectedOperands(env, a, bases)
+	protected, unscanned := protectedOperands(env, a, x)
 	acc.Reads = append(acc.Reads, protected...)
 	for _, root := range unscanned {
 		acc.Commands = append(acc.Commands, unknownPart("searching "+root+" (too large to check for protected files before it runs)"))
 	}
 	for _, w := range a.Writes {
-		paths, ok := resolveAll(bases, w.Path, w.Dynamic)
-		if !ok || w.Path == "" {
+		paths, ok := x.paths(pathWord{w.Path, w.Dynamic, w.Globs})
+		if !ok {
 			acc.Commands = append(acc.Commands, unknownPart(strings.TrimSpace(w.Op+" "+w.Path)+" (a write whose target is known only when the command runs)"))
 		}
 		for _, p := range paths {
@@ -101,18 +105,8 @@ func cdBases(env *tool.Env, a *shell.Analysis) ([]string, bool) {
 	return bases, known
 }
 
-// resolveAll resolves a path from every base; a dynamic path is resolved only
-// when it is a glob whose matches stay below its literal directory.
-func resolveAll(bases []string, path string, dynamic bool) ([]string, bool) {
-	if path == "" {
-		return nil, false
-	}
-	if dynamic {
-		if !staticGlob(path) {
-			return nil, false
-		}
-		path = literalPrefix(path)
-	}
+// resolveAll resolves a static path from every base.
+func resolveAll(bases []string, path string) ([]string, bool) {
 	var paths []string
 	for _, base := range bases {
 		abs, ok := resolve(base, path)
@@ -186,60 +180,27 @@ func resolve(base, path string) (string, bool) {
 	return base + string(filepath.Separator) + path, true
 }
 
-// staticGlob reports whether a dynamic path is only a glob, whose matches stay
-// below its literal directory: no expansion, no pattern that could match ".."
-// or a hidden name, and no ".." after a pattern.
-func staticGlob(path string) bool {
-	if strings.ContainsAny(path, "$`{}()<>\"'\\") {
-		return false
-	}
-	globbed := false
-	for _, part := range strings.Split(path, "/") {
-		pattern := strings.ContainsAny(part, "*?[")
-		if pattern && strings.HasPrefix(part, ".") || globbed && part == ".." {
-			return false
-		}
-		globbed = globbed || pattern
-	}
-	return true
-}
-
-// literalPrefix is the directory part of a glob before its first pattern
-// character, or the path itself when it has none.
-func literalPrefix(path string) string {
-	i := strings.IndexAny(path, "*?[")
-	if i < 0 {
-		return path
-	}
-	dir := path[:i]
-	if j := strings.LastIndexByte(dir, '/'); j >= 0 {
-		return dir[:j+1]
-	}
-	return "."
-}
-
 // protectedOperands returns the files the rules forbid reading that the line
 // names anywhere, not only as operands of read-only commands (less .env,
 // cp .env x, python leak.py --in=.env), and the protected files inside the
 // trees that recursive content searches read (grep -r x ., rg x), so that no
 // command can show what the Read tool may not. Unscanned lists the searched
 // trees too large to check.
-func protectedOperands(env *tool.Env, a *shell.Analysis, bases []string) (found, unscanned []string) {
+func protectedOperands(env *tool.Env, a *shell.Analysis, x *expander) (found, unscanned []string) {
 	if env.ReadDenied == nil {
 		return nil, nil
 	}
 	for _, c := range a.Commands {
-		for _, arg := range c.Args[min(1, len(c.Args)):] {
-			if _, value, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "-") {
-				arg = value
-			}
-			found = append(found, deniedPaths(env, bases, arg)...)
+		for i := 1; i < len(c.Args); i++ {
+			found = append(found, deniedPaths(env, x, operand(c, i))...)
 		}
 	}
 	for _, r := range a.Reads {
-		found = append(found, deniedPaths(env, bases, r.Path)...)
+		p := pathWord{r.Path, r.Dynamic, r.Globs}
+		found = append(found, deniedPaths(env, x, p)...)
 		if r.Recursive && contentSearch(r.Op) {
-			for _, root := range resolvedPaths(bases, r.Path, r.Dynamic) {
+			roots, _ := x.paths(p)
+			for _, root := range roots {
 				denied, complete := firstDeniedBelow(env, fileaccess.RealPath(root))
 				if denied != "" {
 					found = append(found, denied)
@@ -253,27 +214,38 @@ func protectedOperands(env *tool.Env, a *shell.Analysis, bases []string) (found,
 	return found, unscanned
 }
 
-func deniedPaths(env *tool.Env, bases []string, arg string) []string {
-	if arg == "" || strings.HasPrefix(arg, "-") {
-		return nil
+// operand is the path a command's argument may name: a glob word with its
+// patterns, the value of an --option=value, or the word itself.
+func operand(c shell.Command, i int) pathWord {
+	if c.Globs != nil && c.Globs[i] != nil {
+		return pathWord{c.Args[i], true, c.Globs[i]}
 	}
+	arg := c.Args[i]
+	if _, value, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "-") {
+		arg = value
+	}
+	if strings.HasPrefix(arg, "-") {
+		return pathWord{}
+	}
+	return pathWord{text: arg}
+}
+
+// deniedPaths returns the real paths p names that exist and the rules forbid
+// reading.
+func deniedPaths(env *tool.Env, x *expander, p pathWord) []string {
+	paths, _ := x.paths(p)
 	var denied []string
-	for _, p := range resolvedPaths(bases, arg, false) {
+	for _, path := range paths {
 		// What does not exist cannot be read; most operands (patterns,
 		// numbers, names) are not files at all, and are passed over cheaply.
-		if _, err := os.Lstat(p); err != nil {
+		if _, err := os.Lstat(path); err != nil {
 			continue
 		}
-		if real := fileaccess.RealPath(p); env.ReadDenied(real) {
+		if real := fileaccess.RealPath(path); env.ReadDenied(real) {
 			denied = append(denied, real)
 		}
 	}
 	return denied
-}
-
-func resolvedPaths(bases []string, path string, dynamic bool) []string {
-	paths, _ := resolveAll(bases, path, dynamic)
-	return paths
 }
 
 // contentSearch reports whether a recursive read prints the content of the
