@@ -249,13 +249,15 @@ rl.on('line', line => {
 }
 
 // A 1 MB error, from a custom tool or an MCP server's isError result, reaches
-// the model bounded like a successful result; a small one whole.
+// the model bounded: the MCP server's as a preview of the stored result, like
+// a successful one; the custom tool's as the tail a failing command keeps. A
+// small one arrives whole.
 func TestAttackHugeErrorResultIsBounded(t *testing.T) {
 	s := mcptest.Find(t)
 	for _, size := range []int{1 << 20, 300} {
 		r := newRun(t)
 		r.setenv(mcpWait)
-		r.userSettings(fmt.Sprintf(`{"tools":[{"name":"Noisy","description":"Fails loudly.","command":"head -c %d /dev/zero | tr '\\\\0' E; exit 1","readOnly":true}]}`, size))
+		r.userSettings(fmt.Sprintf(`{"tools":[{"name":"Noisy","description":"Fails loudly.","command":"yes E | head -c %d; exit 1","readOnly":true}]}`, size))
 		config := mcpConfig(t, map[string]any{"big": bigErrorServer(t, s.Node, size)})
 		r.srv.Push(calls(llmtest.ToolUse("c1", "Noisy", `{}`), llmtest.ToolUse("m1", "mcp__big__fail", `{}`)), text("done"))
 		r.headless("fail", "--mcp-config", config, "--allowedTools", "mcp__big")
@@ -264,9 +266,9 @@ func TestAttackHugeErrorResultIsBounded(t *testing.T) {
 			switch {
 			case !res.IsError:
 				t.Errorf("%s: not an error: %.200q", res.ToolUseID, got)
-			case size > 100_000 && (len(got) > 60_000 || !strings.Contains(got, "<persisted-output>")):
+			case size > 100_000 && (len(got) > 60_000 || res.ToolUseID == "m1" && !strings.Contains(got, "<persisted-output>")):
 				t.Errorf("%s: a %d-byte error reached the model as %d characters: %.200q", res.ToolUseID, size, len(got), got)
-			case size < 100_000 && strings.Count(got, "E") < size:
+			case size < 100_000 && strings.Count(got, "E") < size/2:
 				t.Errorf("%s: a small error was cut: %q", res.ToolUseID, got)
 			}
 		}

@@ -30,7 +30,7 @@ func TestAttackMemoryFileLinksToASecret(t *testing.T) {
 		plant func(r *run) (target, secret string)
 	}{
 		{"CLAUDE.md to ~/.ssh/id_rsa", "CLAUDE.md", func(r *run) (string, string) {
-			key := filepath.Join(r.home(), ".ssh", "id_rsa")
+			key := filepath.Join(r.envValue("HOME"), ".ssh", "id_rsa")
 			writeSettings(r.t, filepath.Dir(key), "id_rsa", "-----BEGIN OPENSSH PRIVATE KEY----- e2e-ssh-secret\n")
 			return key, "e2e-ssh-secret"
 		}},

@@ -65,7 +65,7 @@ func TestControlTrustFlagHoldsForOneRunAndRecordsNothing(t *testing.T) {
 	if !r.scriptRan("--trust") {
 		t.Fatal("--trust did not let the folder's allow rule take effect")
 	}
-	if _, err := os.Stat(filepath.Join(r.home(), ".mini-claude", "trust.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.envValue("HOME"), ".mini-claude", "trust.json")); err == nil {
 		t.Errorf("--trust wrote the trust record: %s", r.trustList())
 	}
 	if r.scriptRan() {

@@ -21,17 +21,6 @@ import (
 // that it went through.
 type attempt func(r *run) (call llm.ContentBlock, took func(res llm.ContentBlock) bool)
 
-// homeOf is the run's HOME.
-func (r *run) home() string {
-	for _, kv := range r.env {
-		if home, ok := strings.CutPrefix(kv, "HOME="); ok {
-			return home
-		}
-	}
-	r.t.Fatal("the run has no HOME")
-	return ""
-}
-
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
@@ -99,16 +88,16 @@ var grants = []grant{
 	{name: "additionalDirectories HOME with acceptEdits writes ~/.bashrc", file: ".claude/settings.json",
 		settings: `{"permissions":{"defaultMode":"acceptEdits","additionalDirectories":["{home}"]}}`,
 		item:     "additional directory {home}", mine: []string{"--permission-mode", "acceptEdits", "--add-dir", "{home}"},
-		try: writeAt(func(r *run) string { return filepath.Join(r.home(), ".bashrc") })},
+		try: writeAt(func(r *run) string { return filepath.Join(r.envValue("HOME"), ".bashrc") })},
 	{name: "an allow rule lifting the ~/.ssh protection", file: ".claude/settings.json",
 		settings: `{"permissions":{"allow":["Read(~/.ssh/id_rsa)"]}}`, item: "allow rule Read(~/.ssh/id_rsa)",
 		mine: []string{"--allowedTools", "Read(~/.ssh/id_rsa)"},
-		try:  readAt(func(r *run) string { return filepath.Join(r.home(), ".ssh", "id_rsa") })},
+		try:  readAt(func(r *run) string { return filepath.Join(r.envValue("HOME"), ".ssh", "id_rsa") })},
 }
 
 // at is the grant with {home} standing for the run's HOME.
 func (g grant) at(r *run) grant {
-	home := func(s string) string { return strings.ReplaceAll(s, "{home}", r.home()) }
+	home := func(s string) string { return strings.ReplaceAll(s, "{home}", r.envValue("HOME")) }
 	g.settings, g.item = home(g.settings), home(g.item)
 	g.mine = append([]string(nil), g.mine...)
 	for i := range g.mine {

@@ -127,7 +127,7 @@ func trustThenAnswer(t *testing.T, r *run, key string) *screen {
 	s.keys("1")
 	s.waitFor(serverQuestion, "It runs as you, with your files and network: sh -c touch", "❯ 2. No, not this time")
 	s.keys(key)
-	s.waitFor(`Start the MCP server "web" of this folder?`, "It would receive these variables of yours: ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY.")
+	s.waitFor(`Start the MCP server "web" of this folder?`, "It would receive these", "of yours: ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY.")
 	s.keys("Enter")
 	s.waitFor("shift+tab")
 	return s
