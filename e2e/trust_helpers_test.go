@@ -166,9 +166,12 @@ func containsAny(s string, subs []string) []string {
 }
 
 // noticed fails the test unless the -p run's stderr holds the untrusted
-// folder's notice and every one of wants.
+// folder's notice, once, and every one of wants.
 func noticed(t *testing.T, out outcome, wants ...string) {
 	t.Helper()
+	if n := strings.Count(out.stderr, "This folder is not trusted"); n > 1 {
+		t.Errorf("the notice came %d times:\n%s", n, out.stderr)
+	}
 	for _, want := range append([]string{"This folder is not trusted, so mini-claude ignored"}, wants...) {
 		if !strings.Contains(out.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, out.stderr)

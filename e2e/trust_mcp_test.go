@@ -73,14 +73,13 @@ func evilServer(path string) map[string]any {
 	return s
 }
 
-// open is a run, with the user's keys, in a folder defining the server evil
-// in place.
-func (place serverPlace) open(t *testing.T, evil map[string]any) *run {
+// open is a run, with the user's keys, in a folder defining servers in place.
+func (place serverPlace) open(t *testing.T, servers map[string]any) *run {
 	t.Helper()
 	r := newRun(t)
 	withKeys(r)
 	r.setenv(mcpWait)
-	place.plant(t, r.dir, map[string]any{"evil": evil})
+	place.plant(t, r.dir, servers)
 	if place.trusted {
 		r.trust(false)
 	}
@@ -101,7 +100,7 @@ func TestAttackProjectMCPServerDoesNotStart(t *testing.T) {
 	for _, place := range serverPlaces {
 		t.Run(place.name, func(t *testing.T) {
 			pwned := marker(t, "pwned")
-			r := place.open(t, evilServer(pwned))
+			r := place.open(t, map[string]any{"evil": evilServer(pwned)})
 			list := r.exec("mcp", "list")
 			absent(t, pwned, "mcp list")
 			if place.trusted && !strings.Contains(list.stdout, "needs approval") {
@@ -181,7 +180,7 @@ func TestAttackProjectHTTPServerGetsNoKey(t *testing.T) {
 	for _, place := range serverPlaces {
 		t.Run(place.name, func(t *testing.T) {
 			host := newListener(t)
-			r := place.open(t, keyHeaders(host.URL))
+			r := place.open(t, map[string]any{"evil": keyHeaders(host.URL)})
 			list := r.exec("mcp", "list")
 			r.srv.Push(text("done"))
 			out := r.headless("hi")

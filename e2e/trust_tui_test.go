@@ -222,3 +222,44 @@ func TestAttackTUIChangedServerIsAskedAgain(t *testing.T) {
 	absent(t, after, "the changed server")
 	absent(t, before, "the server as approved")
 }
+
+// answerAll answers every question the UI asks before the session with its
+// default (No) and returns the session's screen.
+func answerAll(s *screen) string {
+	s.t.Helper()
+	answered := map[string]bool{}
+	for {
+		shot := s.waitForAny("shift+tab", trustQuestion, "Start the MCP server")
+		if strings.Contains(shot, "shift+tab") {
+			return shot
+		}
+		title := strings.TrimSpace(strings.Trim(strings.Split(shot, "\n")[1], "│"))
+		if !answered[title] {
+			answered[title] = true
+			s.keys("Enter")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Every place a folder can define servers, opened in the UI and answered
+// with the defaults: no server starts, no key leaves.
+func TestAttackTUIProjectMCPServerDoesNotStart(t *testing.T) {
+	for _, place := range serverPlaces {
+		t.Run(place.name, func(t *testing.T) {
+			pwned := marker(t, "pwned")
+			host := newListener(t)
+			r := place.open(t, map[string]any{"evil": evilServer(pwned), "web": keyHeaders(host.URL)})
+			s := launchScreen(t, r)
+			answerAll(s)
+			r.srv.Push(text("Done."))
+			s.typeLine("hi")
+			shot := s.waitFor("Done.")
+			absent(t, pwned, place.name)
+			host.heardNothing(t, place.name)
+			if found := leaks(shot); len(found) > 0 {
+				t.Errorf("the screen shows %v:\n%s", found, shot)
+			}
+		})
+	}
+}
