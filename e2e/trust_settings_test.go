@@ -211,3 +211,26 @@ func TestControlUntrustedFolderStillNarrows(t *testing.T) {
 		}
 	}
 }
+
+// A sub-agent works under the session's permissions: the untrusted folder's
+// allow rule does not reach it either; trusted, it does.
+func TestAttackSubAgentUsesTheFolderGrant(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		r := newRun(t)
+		allowScript(t, r.dir)
+		if trusted {
+			r.trust(false)
+		}
+		call, took := runScript(r)
+		r.srv.Route(llmtest.FirstUserText("run the script"), calls(call), text("sub-agent done"))
+		res, _ := r.callOnce(agentCall("a1", "Run", "run the script", ""))
+		sub := lastOf(request(t, r.srv, "run the script", 1))[0]
+		if ran := took(sub); ran != trusted {
+			t.Errorf("trusted %v: the sub-agent's script ran = %v (%q)", trusted, ran, contentText(sub))
+		}
+		if !trusted {
+			refused(t, sub, "the sub-agent's call")
+		}
+		succeeded(t, res, "the Agent call")
+	}
+}
