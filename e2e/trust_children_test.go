@@ -96,24 +96,42 @@ func TestControlUsersPassEnvHandsTheKeyOn(t *testing.T) {
 	}
 }
 
-// gitRepo makes the run's folder a git repository with one commit of
-// notes.txt, then sets config (name value pairs) in its .git/config and writes
-// attributes to .gitattributes. The folder's program, .git/evil.sh, creates
-// the returned marker and passes its input through.
+// gitIn returns a function running git in the run's folder, with its
+// environment, and returning its output.
+func gitIn(t *testing.T, r *run) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=e2e", "-c", "user.email=e2e@example.com"}, args...)...)
+		cmd.Dir, cmd.Env = r.dir, r.env
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+}
+
+// fakeSignature is a gpgsig header: git hands it to gpg.program to verify.
+const fakeSignature = "gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n"
+
+// gitRepo makes the run's folder a git repository with a commit of
+// notes.txt and a signed commit on top, then sets config (name value pairs)
+// in its .git/config and writes attributes to .gitattributes. The folder's
+// program, .git/evil.sh, creates the returned marker and passes its input
+// through.
 func gitRepo(t *testing.T, r *run, attributes string, config ...string) string {
 	t.Helper()
 	pwned := marker(t, "pwned")
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=e2e", "-c", "user.email=e2e@example.com"}, args...)...)
-		cmd.Dir, cmd.Env = r.dir, r.env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, r)
 	git("init", "-q")
 	writeSettings(t, r.dir, "notes.txt", "one\n")
 	git("add", "notes.txt")
 	git("commit", "-q", "-m", "first")
+	who := "e2e <e2e@example.com> 1700000000 +0000"
+	signed := fmt.Sprintf("tree %s\nparent %s\nauthor %s\ncommitter %s\n%s\nsigned\n", git("rev-parse", "HEAD^{tree}"), git("rev-parse", "HEAD"), who, who, fakeSignature)
+	object := filepath.Join(t.TempDir(), "commit")
+	writeSettings(t, filepath.Dir(object), "commit", signed)
+	git("update-ref", "HEAD", git("hash-object", "-t", "commit", "-w", object))
 	evil := plantExec(t, r.dir, ".git/evil.sh", fmt.Sprintf(`touch %s; if [ -f "$1" ]; then cat "$1"; else cat; fi`, pwned))
 	for i := 0; i < len(config); i += 2 {
 		git("config", config[i], strings.ReplaceAll(config[i+1], "EVIL", evil))
@@ -137,6 +155,10 @@ var gitAttacks = []struct {
 	{"a textconv driver on git diff", "*.txt diff=evil\n", "git diff", []string{"diff.evil.textconv", "EVIL"}, true},
 	{"a clean filter on git diff", "*.txt filter=evil\n", "git diff", []string{"filter.evil.clean", "EVIL"}, true},
 	{"core.pager on git log", "", "git log", []string{"core.pager", "EVIL", "pager.log", "EVIL"}, false},
+	{"gpg.program on git log --show-signature", "", "git log --show-signature", []string{"gpg.program", "EVIL"}, true},
+	{"a textconv driver on git show", "*.txt diff=evil\n", "git show HEAD~1", []string{"diff.evil.textconv", "EVIL"}, true},
+	{"a textconv driver on git log -p", "*.txt diff=evil\n", "git log -p", []string{"diff.evil.textconv", "EVIL"}, true},
+	{"a textconv driver on git blame", "*.txt diff=evil\n", "git blame notes.txt", []string{"diff.evil.textconv", "EVIL"}, true},
 }
 
 func TestAttackGitConfigRunsAProgram(t *testing.T) {
