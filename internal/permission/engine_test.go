@@ -123,13 +123,6 @@ func TestDecide(t *testing.T) {
 		{"destructive command allowed by an explicit rule", ctx(ModeDefault, []string{"Bash(git push:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"git", "push", "--force"}, Plain: true, Destructive: true}}}, Allow},
 		{"allow rule does not match a wrapped command", ctx(ModeDefault, []string{"Bash(npm run test:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"npm", "run", "test"}, Text: "sudo npm run test"}}}, Ask},
 		{"deny rule matches a wrapped command", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"rm", "x"}, Text: "xargs rm"}}}, Deny},
-		{"allow rule does not match a path-qualified name", ctx(ModeDefault, []string{"Bash(ls:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("./ls", "-la")}}, Ask},
-		{"allow rule does not match an absolute path to its program", ctx(ModeDefault, []string{"Bash(ls:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("/usr/bin/ls")}}, Ask},
-		{"exact allow does not match a path-qualified name", ctx(ModeDefault, []string{"Bash(cat notes.txt)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("bin/cat", "notes.txt")}}, Ask},
-		{"allow rule naming the path matches it", ctx(ModeDefault, []string{"Bash(./ls:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{cmd("./ls", "-la")}}, Allow},
-		{"deny rule matches the base name of a path", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{cmd("/bin/rm", "x")}}, Deny},
-		{"deny rule matches a relative path to its program", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{cmd("./rm", "x")}}, Deny},
-		{"ask rule matches the base name of a path", ctx(ModeDefault, []string{"Bash"}, nil, []string{"Bash(ls:*)"}), Query{Tool: "Bash", Commands: []Command{cmd("./ls")}}, Ask},
 
 		{"domain allowed", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Allow},
 		{"other domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.org"}}, Ask},
@@ -141,6 +134,33 @@ func TestDecide(t *testing.T) {
 				t.Errorf("Decide = %v (%s), want %v", got.Behavior, got.Reason, tt.want)
 			}
 		})
+	}
+}
+
+// TestRulesMatchAProgramNamedByAPath proves how Bash rules treat a program
+// written as a path: an allow rule matches only the word it names (Bash(ls:*)
+// is not ./ls, a file of the folder), while deny and ask rules also match the
+// base name (Bash(rm:*) denies /bin/rm).
+func TestRulesMatchAProgramNamedByAPath(t *testing.T) {
+	cmd := func(args ...string) Command { return Command{Args: args, Text: strings.Join(args, " "), Plain: true} }
+	for _, tt := range []struct {
+		name             string
+		allow, deny, ask []string
+		c                Command
+		want             Behavior
+	}{
+		{"allow rule does not match a path-qualified name", []string{"Bash(ls:*)"}, nil, nil, cmd("./ls", "-la"), Ask},
+		{"allow rule does not match an absolute path to its program", []string{"Bash(ls:*)"}, nil, nil, cmd("/usr/bin/ls"), Ask},
+		{"exact allow does not match a path-qualified name", []string{"Bash(cat notes.txt)"}, nil, nil, cmd("bin/cat", "notes.txt"), Ask},
+		{"allow rule naming the path matches it", []string{"Bash(./ls:*)"}, nil, nil, cmd("./ls", "-la"), Allow},
+		{"deny rule matches the base name of a path", []string{"Bash"}, []string{"Bash(rm:*)"}, nil, cmd("/bin/rm", "x"), Deny},
+		{"deny rule matches a relative path to its program", []string{"Bash"}, []string{"Bash(rm:*)"}, nil, cmd("./rm", "x"), Deny},
+		{"ask rule matches the base name of a path", []string{"Bash"}, nil, []string{"Bash(ls:*)"}, cmd("./ls"), Ask},
+	} {
+		c := Context{Mode: ModeDefault, Allow: rules(t, tt.allow...), Deny: rules(t, tt.deny...), Ask: rules(t, tt.ask...), Dirs: []string{"/p"}}
+		if got := c.Decide(Query{Tool: "Bash", Commands: []Command{tt.c}}); got.Behavior != tt.want {
+			t.Errorf("%s: %v (%s), want %v", tt.name, got.Behavior, got.Reason, tt.want)
+		}
 	}
 }
 

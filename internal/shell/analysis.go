@@ -29,7 +29,9 @@ type Analysis struct {
 	// to create, change or remove files (touch, cp, mv, rm, tee, sed -i …).
 	Writes []Write
 	// Reads lists the files the line reads through input redirections
-	// (cat < .env) and the file operands of read-only commands (cat .env).
+	// (cat < .env) and the file operands of read-only commands (cat .env),
+	// and the paths globs list in for lists and array elements (for f in
+	// private/*), whose names the line then holds.
 	Reads []Read
 	// Cds lists the targets of cd and pushd in source order, after quote
 	// removal ("~" for a bare cd, "-" for cd -); a target that depends on
@@ -154,7 +156,8 @@ type Read struct {
 	// Recursive is true when the command reads the whole tree under the
 	// path (grep -r, rg, find, du, ls -R), not just the path itself.
 	Recursive bool
-	// Op is "<" for an input redirection, or the reading command's prefix.
+	// Op is "<" for an input redirection, the reading command's prefix,
+	// "for" for a for or select list, or "NAME=()" for an array's elements.
 	Op string
 	// Span locates the path as written (redirection target or operand).
 	Span Span

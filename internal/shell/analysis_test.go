@@ -45,7 +45,7 @@ var analysisCases = []analysisCase{
 	{cmd: `(cd /tmp && ls); pwd`, commands: []string{"cd /tmp", "ls", "pwd"}, prefixes: []string{"cd", "ls", "pwd"}, cds: []string{"/tmp"}, ro: true},
 	{cmd: `{ echo a; echo b; } > out.txt`, commands: []string{"echo a", "echo b"}, prefixes: []string{"echo", "echo"}, writes: []string{"out.txt"}},
 	{cmd: `if [ -f x ]; then cat x; else rm x; fi`, commands: []string{"[ -f x ]", "cat x", "rm x"}, prefixes: []string{"[", "cat", "rm"}, writes: []string{"x"}},
-	{cmd: `for f in *.go; do wc -l "$f"; done`, commands: []string{`wc -l "$f"`}, prefixes: []string{"wc"}, reads: []string{`"$f"`}, ro: true},
+	{cmd: `for f in *.go; do wc -l "$f"; done`, commands: []string{`wc -l "$f"`}, prefixes: []string{"wc"}, reads: []string{"*.go", `"$f"`}, ro: true},
 	{cmd: `while read -r l; do echo "$l"; done < list.txt`, commands: []string{"read -r l", `echo "$l"`}, prefixes: []string{"read", "echo"}, reads: []string{"list.txt"}, ro: true},
 	{cmd: `case $x in a) rm a;; *) ls;; esac`, commands: []string{"rm a", "ls"}, prefixes: []string{"rm", "ls"}, writes: []string{"a"}},
 	{cmd: `f() { rm -rf /; }; f`, commands: []string{"rm -rf /", "f"}, prefixes: []string{"rm", "f"}, writes: []string{"/"}},
@@ -438,6 +438,9 @@ func TestAnalyzeLargeInputs(t *testing.T) {
 		"many wrappers":     strings.Repeat("nice ", 10000) + "rm -rf x",
 		"nested bash -c":    nestedBashC(10, "rm x"),
 		"long word":         "echo " + strings.Repeat("a", 200000),
+		"many brace lists":  "cat " + strings.Repeat("{a,b}", 2000),
+		"nested braces":     "cat " + strings.Repeat("{a,", 3000) + "b" + strings.Repeat("}", 3000),
+		"long sequence":     "cat x{1..99999999}*",
 	} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()

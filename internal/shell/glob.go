@@ -13,6 +13,11 @@ import (
 // ({1..100000}): a word giving more is taken as unknown.
 const maxBraceWords = 1000
 
+// maxBraceLists bounds the brace lists and sequences in one word: past ten
+// lists of two the words are too many anyway, and expanding each would cost
+// in proportion to the lists.
+const maxBraceLists = 16
+
 // globPatterns returns what bash matches against the file system for a word
 // whose only expansions are globs and brace lists: one pattern per word the
 // brace expansion gives, in which every quoted or escaped character is
@@ -24,6 +29,9 @@ func globPatterns(wd *syntax.Word) []string {
 	words := []*syntax.Word{wd}
 	split := *wd
 	if syntax.SplitBraces(&split) {
+		if braceLists(&split) > maxBraceLists {
+			return nil
+		}
 		words = words[:0]
 		for w, err := range expand.BracesSeq(nil, &split) {
 			if err != nil || len(words) == maxBraceWords {
@@ -41,6 +49,26 @@ func globPatterns(wd *syntax.Word) []string {
 		patterns = append(patterns, p)
 	}
 	return patterns
+}
+
+// braceLists counts the brace expansions in a word, nested ones included,
+// up to one past maxBraceLists.
+func braceLists(wd *syntax.Word) int {
+	n := 0
+	for _, part := range wd.Parts {
+		br, ok := part.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		n++
+		for _, elem := range br.Elems {
+			if n > maxBraceLists {
+				return n
+			}
+			n += braceLists(elem)
+		}
+	}
+	return n
 }
 
 // patternOf writes one brace-free word as a pattern; ok is false when a part

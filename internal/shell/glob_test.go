@@ -29,6 +29,7 @@ func TestGlobPatternsFollowQuoting(t *testing.T) {
 		{`cat x{1..3}*`, [][]string{{"x1*", "x2*", "x3*"}}},
 		{`cat {a,"b*"}?`, [][]string{{"a?", `\b\*?`}}},
 		{`cat {1..2000}`, [][]string{nil}},
+		{"cat " + strings.Repeat("{a,b}", maxBraceLists+1), [][]string{nil}},
 		{`cat $x*`, [][]string{nil}},
 		{`cat "$d"/*`, [][]string{nil}},
 		{`cat $(ls)*`, [][]string{nil}},
@@ -39,7 +40,11 @@ func TestGlobPatternsFollowQuoting(t *testing.T) {
 		{`cat < [p]riv*/in`, [][]string{{"[p]riv*/in"}}},
 		{`rm -f priv*/x`, [][]string{{"priv*/x"}}},
 		{`cp a priv*/`, [][]string{{"priv*/"}}},
+		{`for f in priv*/* a; do echo "$f"; done`, [][]string{{"priv*/*"}}},
+		{`select f in [p]riv*; do break; done`, [][]string{{"[p]riv*"}}},
+		{`files=(priv*/* "$x"*); declare -a more=(pub*)`, [][]string{{"priv*/*"}, {"pub*"}}},
 		{`git -C sub show HEAD -- src*.go`, [][]string{{`\s\u\b/src*.go`}}},
+		{`git -C "x$d" show HEAD -- src*.go`, [][]string{nil}},
 	} {
 		a, err := Analyze(tc.cmd)
 		if err != nil {

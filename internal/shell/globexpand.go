@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -16,12 +17,17 @@ const (
 	// MaxGlobMatches bounds the paths one pattern may match (and the
 	// directories it may pass through on the way).
 	MaxGlobMatches = 1000
-	// maxGlobNames bounds the directory entries read for one pattern.
-	maxGlobNames = 100_000
+	// maxGlobLookups bounds the directory entries read and the paths
+	// looked up for one pattern.
+	maxGlobLookups = 100_000
+	// maxGlobComponent bounds the length of a path component holding a
+	// pattern: no file name is nearly as long, and a longer one is not
+	// worth matching.
+	maxGlobComponent = 1024
 )
 
 // errGlobTooLarge is returned when an expansion passes MaxGlobMatches
-// paths or reads more than maxGlobNames directory entries.
+// paths, maxGlobLookups look-ups or maxGlobComponent bytes in a component.
 var errGlobTooLarge = errors.New("too many paths to check")
 
 // ExpandGlob returns the paths bash's pathname expansion makes of pattern (one
@@ -35,8 +41,8 @@ var errGlobTooLarge = errors.New("too many paths to check")
 //
 // The error is set when the expansion cannot be decided: a directory that
 // cannot be read (other than one that does not exist), more than
-// MaxGlobMatches paths or maxGlobNames entries read, a bracket expression
-// that depends on the locale. The paths found so far are returned with it,
+// MaxGlobMatches paths or maxGlobLookups look-ups, a component longer than
+// maxGlobComponent, a bracket expression that depends on the locale. The paths found so far are returned with it,
 // or the directories every match would lie under, for the deny rules.
 func ExpandGlob(pattern, dir string) ([]string, error) {
 	comps := strings.Split(pattern, "/")
@@ -45,8 +51,13 @@ func ExpandGlob(pattern, dir string) ([]string, error) {
 	if comps[0] == "" && len(comps) > 1 {
 		g.root, comps = "/", comps[1:]
 	}
-	literal := !strings.ContainsAny(pattern, "*?[") || !anyGlobMeta(comps)
-	if pattern == "" || literal {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return []string{g.abs(unescapeGlob(strings.Join(comps, "/")))}, nil
+	}
+	if slices.ContainsFunc(comps, func(c string) bool { return len(c) > maxGlobComponent }) {
+		return []string{g.root}, fmt.Errorf("expand %s in %s: %w", unescapeGlob(pattern), dir, errGlobTooLarge)
+	}
+	if !slices.ContainsFunc(comps, hasGlobMeta) {
 		return []string{g.abs(unescapeGlob(strings.Join(comps, "/")))}, nil
 	}
 	found, err := g.expand(comps)
@@ -61,23 +72,15 @@ func ExpandGlob(pattern, dir string) ([]string, error) {
 	return g.absAll(found), nil
 }
 
-func anyGlobMeta(comps []string) bool {
-	for _, c := range comps {
-		if hasGlobMeta(c) {
-			return true
-		}
-	}
-	return false
-}
-
 // globber expands one pattern from its root directory. Candidates are paths
 // relative to the root, as the pattern writes them.
 type globber struct {
 	root string
 	// list reads a candidate directory's entry names (readNames).
 	list func(dir string) (names []string, isDir bool, err error)
-	// names counts the entries read, against maxGlobNames.
-	names int
+	// lookups counts the entries read and paths looked up, against
+	// maxGlobLookups.
+	lookups int
 	// byLocale is set when a name matched in one locale only.
 	byLocale bool
 }
@@ -139,6 +142,9 @@ func (g *globber) slash(cands []string, dirsOnly bool) ([]string, error) {
 	out := make([]string, 0, len(cands))
 	for _, c := range cands {
 		if dirsOnly {
+			if g.lookups++; g.lookups > maxGlobLookups {
+				return cands, errGlobTooLarge
+			}
 			info, err := os.Stat(g.abs(c))
 			if absent(err) || err == nil && !info.IsDir() {
 				continue
@@ -159,6 +165,9 @@ func (g *globber) name(cands []string, name string, mustExist bool) ([]string, e
 	for _, c := range cands {
 		next := join(c, name)
 		if mustExist {
+			if g.lookups++; g.lookups > maxGlobLookups {
+				return cands, errGlobTooLarge
+			}
 			_, err := os.Lstat(g.abs(next))
 			if absent(err) {
 				continue
@@ -209,6 +218,9 @@ func (g *globber) match(cands []string, comp string) ([]string, error) {
 // directory has no entries, as for bash, and isDir false.
 func (g *globber) readNames(dir string) (names []string, isDir bool, err error) {
 	// Stat first: opening a FIFO the pattern passes through would block.
+	if g.lookups++; g.lookups > maxGlobLookups {
+		return nil, true, errGlobTooLarge
+	}
 	info, err := os.Stat(g.abs(dir))
 	if absent(err) || err == nil && !info.IsDir() {
 		return nil, false, nil
@@ -224,9 +236,9 @@ func (g *globber) readNames(dir string) (names []string, isDir bool, err error) 
 	for {
 		batch, err := f.Readdirnames(256)
 		names = append(names, batch...)
-		g.names += len(batch)
+		g.lookups += len(batch)
 		switch {
-		case g.names > maxGlobNames:
+		case g.lookups > maxGlobLookups:
 			return nil, true, errGlobTooLarge
 		case err == io.EOF:
 			return names, true, nil

@@ -183,6 +183,7 @@ func TestExpandGlobFailsClosed(t *testing.T) {
 		{"locale/[[=a=]]", errLocaleClass, dir + "/locale"},
 		{"locale/[[.a.]]", errLocaleClass, dir + "/locale"},
 		{"locale/[[:nonsense:]]", errLocaleClass, dir + "/locale"},
+		{strings.Repeat("[", maxGlobComponent+1) + "*", errGlobTooLarge, dir},
 	} {
 		paths, err := ExpandGlob(tc.pattern, dir)
 		if !errors.Is(err, tc.err) {
@@ -242,6 +243,26 @@ func TestLiteralPatternsTouchNothing(t *testing.T) {
 		paths, err := ExpandGlob(pattern, dir)
 		if err != nil || !slices.Equal(paths, []string{want}) {
 			t.Errorf("ExpandGlob(%q) = %q, %v; want %s", pattern, paths, err, want)
+		}
+	}
+}
+
+// TestGlobLookupsAreBounded proves that every look-up of an expansion
+// (reading a directory, checking that a name exists, that a match is a
+// directory) counts against maxGlobLookups, past which it is undecided.
+func TestGlobLookupsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	globTree(t, dir, "sub/x")
+	for _, comps := range [][]string{{"*"}, {"s*", "x"}, {"s*", ""}} {
+		g := &globber{root: dir}
+		g.list = g.readNames
+		g.lookups = maxGlobLookups - 1
+		if _, err := g.expand(comps); !errors.Is(err, errGlobTooLarge) {
+			t.Errorf("%q at the limit: %v, want too large", comps, err)
+		}
+		g.lookups = 0
+		if _, err := g.expand(comps); err != nil {
+			t.Errorf("%q: %v", comps, err)
 		}
 	}
 }

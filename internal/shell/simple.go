@@ -53,6 +53,7 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, stdin stdinSource) {
 		if a.Name == nil {
 			continue
 		}
+		w.arrayGlobs(a)
 		as := assignment{name: a.Name.Value, text: w.text(w.span(a))}
 		if a.Value != nil {
 			as.value = w.literal(a.Value)

@@ -156,6 +156,7 @@ func (w *walker) loop(l syntax.Loop, sc scope) {
 	case *syntax.WordIter:
 		for _, item := range l.Items {
 			w.substs(item, sc)
+			w.listed(item, "for")
 		}
 	case *syntax.CStyleLoop:
 		w.arith(l.Init, sc)
@@ -397,6 +398,7 @@ func hasParam(x syntax.TestExpr) bool {
 func (w *walker) decl(d *syntax.DeclClause, sc scope) {
 	for _, a := range d.Args {
 		w.assignSubsts(a, sc)
+		w.arrayGlobs(a)
 		if a.Name != nil && !safeBareAssignment(a.Name.Value) {
 			w.hazard(hazardAssignment, a)
 		}
@@ -407,6 +409,27 @@ func (w *walker) decl(d *syntax.DeclClause, sc scope) {
 			if v := w.literal(a.Value); v.dynamic {
 				w.hazard(hazardDeclaration, a)
 			}
+		}
+	}
+}
+
+// listed records the paths a glob word lists where bash expands it outside
+// a command's arguments (a for or select list, an array's elements): the
+// names it matches reach the line as ls would show them, so they are reads.
+func (w *walker) listed(wd *syntax.Word, op string) {
+	if v := w.literal(wd); v.globs != nil {
+		w.addRead(v, op, false)
+	}
+}
+
+// arrayGlobs records the paths an array assignment's glob elements list.
+func (w *walker) arrayGlobs(a *syntax.Assign) {
+	if a.Array == nil || a.Name == nil {
+		return
+	}
+	for _, e := range a.Array.Elems {
+		if e.Value != nil {
+			w.listed(e.Value, a.Name.Value+"=()")
 		}
 	}
 }
