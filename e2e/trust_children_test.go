@@ -296,3 +296,21 @@ func TestAttackHugeErrorResultIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// mini-claude's own start-up (the system prompt's context, the UI) runs none
+// of the programs a repository's config names, whatever git it may call.
+func TestAttackGitConfigAtStartUp(t *testing.T) {
+	var config []string
+	for _, a := range gitAttacks {
+		config = append(config, a.config...)
+	}
+	r := newRun(t)
+	pwned := gitRepo(t, r, "*.txt diff=evil filter=evil\n", config...)
+	r.srv.Push(text("done"))
+	r.headless("hi")
+	s := openScreen(t, r)
+	r.srv.Push(text("Done."))
+	s.typeLine("hi")
+	s.waitFor("Done.")
+	absent(t, pwned, "start-up in a repository whose config names programs")
+}
