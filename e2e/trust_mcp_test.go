@@ -29,6 +29,8 @@ type serverPlace struct {
 	notice string
 }
 
+// inFile plants servers as the mcpServers of the file rel, beside the keys
+// of extra.
 func inFile(rel string, extra map[string]any) func(*testing.T, string, map[string]any) {
 	return func(t *testing.T, dir string, servers map[string]any) {
 		doc := map[string]any{"mcpServers": servers}
