@@ -480,6 +480,12 @@ func TestPlainAndElevated(t *testing.T) {
 		{`sudo -u bob ls`, []bool{false}, []bool{true}},
 		{`find . | xargs git status`, []bool{true, false}, []bool{false, false}},
 		{`env -C /etc cat passwd`, []bool{false}, []bool{false}},
+		// Without the variables the runner sets (the git guard of an
+		// untrusted folder), git would read the repository's programs.
+		{`env -i git status`, []bool{false}, []bool{false}},
+		{`env -u GIT_CONFIG_COUNT git diff`, []bool{false}, []bool{false}},
+		{`env --ignore-environment ls`, []bool{false}, []bool{false}},
+		{`env -0 ls`, []bool{true}, []bool{false}},
 		{`env FOO=1 bash -c 'ls; pwd'`, []bool{false, false}, []bool{false, false}},
 		{`sudo bash -c 'rm x'`, []bool{false}, []bool{true}},
 		{`$cmd`, []bool{false}, []bool{false}},

@@ -31,7 +31,7 @@ func (b *buffer) String() string {
 }
 
 // run starts command in dir and waits until its output is settled.
-func run(t *testing.T, spec Spec) (Exit, string) {
+func run(t testing.TB, spec Spec) (Exit, string) {
 	t.Helper()
 	var out buffer
 	spec.Output = &out

@@ -20,6 +20,9 @@ type invocation struct {
 	// movedCwd is set under env -C: file operands are relative to another
 	// directory than the shell's.
 	movedCwd bool
+	// clearsEnv is set under env -i or env -u: variables the runner sets
+	// may not reach the command.
+	clearsEnv bool
 	// indirect is set for code run by a shell whose environment, directory
 	// or arguments were changed, and for a command run by a wrapper named by
 	// a path (./timeout 5 ls): that file decides what really runs.
@@ -144,6 +147,7 @@ func (w *walker) applyWrapper(inv *invocation, u unwrapped) {
 	inv.elevated = inv.elevated || u.elevated
 	inv.stdinArgs = inv.stdinArgs || u.stdinArgs
 	inv.movedCwd = inv.movedCwd || u.movedCwd
+	inv.clearsEnv = inv.clearsEnv || u.clearsEnv
 	for _, out := range u.writes {
 		w.addWrite(out, inv.args[0].text)
 	}
@@ -171,7 +175,7 @@ func (w *walker) emit(inv invocation, dynamic bool) {
 	cmd.Elevated = inv.elevated
 	if !dynamic {
 		cmd.Prefix = CommandPrefix(cmd.Args)
-		asWritten := !inv.elevated && !inv.movedCwd && !inv.indirect && safeCommandAssigns(inv.assigns)
+		asWritten := !inv.elevated && !inv.movedCwd && !inv.clearsEnv && !inv.indirect && safeCommandAssigns(inv.assigns)
 		cmd.Plain = asWritten && !inv.stdinArgs
 		eff := classify(inv.args)
 		cmd.ReadOnly = eff.readOnly && asWritten && (!inv.stdinArgs || eff.anyArgs) &&
@@ -287,7 +291,7 @@ func (w *walker) code(code word, wrapper string, inv invocation, sc scope) bool 
 	if err != nil {
 		return false
 	}
-	indirect := len(inv.assigns) > 0 || inv.movedCwd || inv.stdinArgs || inv.indirect
+	indirect := len(inv.assigns) > 0 || inv.movedCwd || inv.clearsEnv || inv.stdinArgs || inv.indirect
 	// A shell named by a path (./bash -c …) is a file that may run anything
 	// but the string: the string's commands are kept for the deny rules and
 	// are read-only or allowed by no rule of their own.

@@ -21,6 +21,10 @@ type unwrapped struct {
 	elevated  bool
 	stdinArgs bool
 	movedCwd  bool
+	// clearsEnv is set when the wrapper removes variables from the
+	// command's environment (env -i, env -u NAME): the settings the runner
+	// adds, such as the git guard for untrusted folders, may be gone.
+	clearsEnv bool
 	writes    []word
 }
 
@@ -144,6 +148,10 @@ func unwrapEnv(args []word) unwrapped {
 			u.dynamic = true
 		case a.text == "-C" || strings.HasPrefix(a.text, "--chdir") || (strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") && strings.Contains(a.text, "C")):
 			u.movedCwd = true
+		}
+		if strings.HasPrefix(a.text, "--ignore-environment") || strings.HasPrefix(a.text, "--unset") ||
+			(strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") && strings.ContainsAny(a.text, "iu")) {
+			u.clearsEnv = true
 		}
 	}
 	if u.dynamic {

@@ -36,7 +36,11 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 	m := managerOf(env.Session)
 	m.noticeSandbox()
 	dir, reset := workingDir(env)
-	spec := shell.Spec{Command: in.Command, Dir: dir, Env: credentials.ChildEnv(os.Environ(), env.PassEnv)}
+	childEnv, err := commandEnv(ctx, in.Command, dir, env)
+	if err != nil {
+		return Output{}, err
+	}
+	spec := shell.Spec{Command: in.Command, Dir: dir, Env: childEnv}
 	sandboxed := !in.DangerouslyDisableSandbox && sandboxStatus().Available()
 	if sandboxed {
 		spec.Sandbox = &shell.Sandbox{Writable: fileaccess.AllowedDirs(env)}
@@ -80,6 +84,22 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 				Data: Progress{Elapsed: time.Since(t.started), OutputBytes: out.Size(), Tail: tail}})
 		}
 	}
+}
+
+// commandEnv is the environment a command starts with: the user's, and in a
+// folder the user has not trusted, git kept from running the programs a
+// repository's own configuration names (see shell.UntrustedGitEnv). The user
+// approving git diff there does not expect its config to run anything.
+func commandEnv(ctx context.Context, command, dir string, env *tool.Env) ([]string, error) {
+	base := credentials.ChildEnv(os.Environ(), env.PassEnv)
+	if env.FolderTrusted {
+		return base, nil
+	}
+	guarded, err := shell.UntrustedGitEnv(ctx, command, dir, base)
+	if err != nil {
+		return nil, fmt.Errorf("the command was not run: %w", err)
+	}
+	return guarded, nil
 }
 
 // noticeSandbox tells the model, once per session, that commands run without the sandbox.

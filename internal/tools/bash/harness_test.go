@@ -28,6 +28,8 @@ type harness struct {
 	extra   []string
 	// passEnv is the calls' Env.PassEnv.
 	passEnv []string
+	// trusted says the user trusted the session's folder.
+	trusted bool
 	calls   atomic.Int64
 }
 
@@ -44,7 +46,7 @@ func newHarness(t testing.TB) *harness {
 func (h *harness) env() *tool.Env {
 	id := fmt.Sprintf("toolu_%02d", h.calls.Add(1))
 	return &tool.Env{Cwd: h.session.Cwd(), AdditionalDirs: h.extra, SessionID: "session-1", ToolUseID: id,
-		PermissionMode: "default", Session: h.session, PassEnv: h.passEnv}
+		PermissionMode: "default", Session: h.session, PassEnv: h.passEnv, FolderTrusted: h.trusted}
 }
 
 // result is what the model would read from a call.

@@ -54,6 +54,9 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 	if !known {
 		acc.Commands = append(acc.Commands, unknownPart("a cd to a directory known only when the command runs"))
 	}
+	if !env.FolderTrusted && shell.GitDirUnknown(a, os.Environ()) {
+		acc.Commands = append(acc.Commands, unknownPart("git in a directory known only when the command runs, whose repository's configuration cannot be checked before it runs in a folder not trusted"))
+	}
 	x := &expander{bases: bases, unsure: a.GlobOptions}
 	for _, r := range a.Reads {
 		paths, ok := x.paths(pathWord{r.Path, r.Dynamic, r.Globs})

@@ -106,6 +106,29 @@ func TestAccessesUnderTheEngine(t *testing.T) {
 	}
 }
 
+// In a folder the user has not trusted, git may only run unasked where its
+// repository's configuration can be read before the command runs.
+func TestGitInAnUnknownDirectoryIsAskedInAnUntrustedFolder(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	perm := permission.Context{Mode: permission.ModeDefault, Dirs: []string{root}, Home: "/home/nobody"}
+	for _, tt := range []struct {
+		command string
+		trusted bool
+		want    tool.Behavior
+	}{
+		{`find . -name .git -execdir git status \;`, false, tool.Ask},
+		{`find . -name .git -execdir git status \;`, true, tool.Allow},
+		{`find . -type d -exec git -C {} log \;`, false, tool.Ask},
+		{"git status && git -C sub log", false, tool.Allow},
+		{"find . -name .git", false, tool.Allow},
+	} {
+		env := &tool.Env{Cwd: root, Session: tool.NewSession(root), FolderTrusted: tt.trusted}
+		if got := decide(t, env, perm, tt.command); got.Behavior != permission.Behavior(tt.want) {
+			t.Errorf("%q (trusted %v): %v (%s), want %v", tt.command, tt.trusted, got.Behavior, got.Reason, tt.want)
+		}
+	}
+}
+
 func TestStoredResultsMayBeRead(t *testing.T) {
 	h := newHarness(t)
 	r := h.bash("seq 1 20000")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -266,6 +267,54 @@ func TestEveryBuiltInNameIsReserved(t *testing.T) {
 			if !reserved(name) {
 				t.Errorf("the built-in tool name %s is not in claudeCodeTools, so a project tool could take it", name)
 			}
+		}
+	}
+}
+
+// A custom tool that runs git in a repository whose configuration names a
+// program (core.fsmonitor, run by git status): the program runs only once the
+// user trusted the folder, and git status works either way.
+func TestGitRunsARepositorysProgramsOnlyInATrustedFolder(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	tmp := t.TempDir()
+	global := filepath.Join(tmp, "gitconfig")
+	for _, kv := range [][2]string{{"GIT_CONFIG_NOSYSTEM", "1"}, {"GIT_CONFIG_GLOBAL", global},
+		{"GIT_AUTHOR_NAME", "T"}, {"GIT_AUTHOR_EMAIL", "t@example.com"}, {"GIT_COMMITTER_NAME", "T"}, {"GIT_COMMITTER_EMAIL", "t@example.com"}} {
+		t.Setenv(kv[0], kv[1])
+	}
+	marker, mark := filepath.Join(tmp, "marker"), filepath.Join(tmp, "mark")
+	for name, content := range map[string]string{global: "", mark: "#!/bin/sh\ntouch '" + marker + "'\n"} {
+		if err := os.WriteFile(name, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, err := New(Spec{Name: "Status", Description: "d", Command: "git status --short"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, trusted := range []bool{false, true} {
+		dir := t.TempDir()
+		for _, args := range [][]string{{"init", "-q"}, {"config", "core.fsmonitor", mark}} {
+			if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "new.txt"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(marker)
+		c, err := tl.Parse(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(context.Background(), &tool.Env{Cwd: dir, Session: tool.NewSession(dir), FolderTrusted: trusted}, nil)
+		if err != nil || !strings.Contains(res.Content[0].Text, "?? new.txt") {
+			t.Errorf("trusted %v: %v, %v; want git status listing new.txt", trusted, res, err)
+		}
+		if _, err := os.Stat(marker); (err == nil) != trusted {
+			t.Errorf("trusted %v: the repository's program ran: %v", trusted, err == nil)
 		}
 	}
 }

@@ -40,12 +40,19 @@ func (c *command) run(ctx context.Context, in json.RawMessage, env *tool.Env, _ 
 	if err != nil {
 		return "", err
 	}
+	childEnv := append(withoutInputVars(credentials.ChildEnv(os.Environ(), env.PassEnv)), vars...)
+	if !env.FolderTrusted {
+		// As for Bash: git in a folder the user has not trusted runs none
+		// of its repositories' programs.
+		if childEnv, err = shell.UntrustedGitEnv(ctx, c.line, env.Cwd, childEnv); err != nil {
+			return "", fmt.Errorf("the command of %s was not run: %w", c.name, err)
+		}
+	}
 	stdinRead, stdinWrite, err := os.Pipe()
 	if err != nil {
 		return "", fmt.Errorf("create the input pipe: %w", err)
 	}
 	out := &capped{limit: maxOutputBytes}
-	childEnv := append(withoutInputVars(credentials.ChildEnv(os.Environ(), env.PassEnv)), vars...)
 	proc, err := shell.Start(shell.Spec{Command: c.line, Dir: env.Cwd, Env: childEnv, Stdin: stdinRead, Output: out})
 	stdinRead.Close()
 	if err != nil {
