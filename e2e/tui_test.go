@@ -29,8 +29,18 @@ type screen struct {
 }
 
 // openScreen starts the binary with args in a 120x40 tmux window in the run's
-// directory. It skips the test only when tmux cannot be found.
+// directory and waits for the session's status line. It skips the test only
+// when tmux cannot be found.
 func openScreen(t *testing.T, r *run, args ...string) *screen {
+	t.Helper()
+	s := launchScreen(t, r, args...)
+	s.waitFor("shift+tab")
+	return s
+}
+
+// launchScreen is openScreen without the wait, for a screen that shows a
+// question before the session.
+func launchScreen(t *testing.T, r *run, args ...string) *screen {
 	t.Helper()
 	path, err := exec.LookPath("tmux")
 	if err != nil {
@@ -49,7 +59,6 @@ func openScreen(t *testing.T, r *run, args ...string) *screen {
 	command += " 2>" + shellQuote(s.errLog)
 	s.run("new-session", "-d", "-x", "120", "-y", "40", "-c", r.dir, command)
 	t.Cleanup(func() { exec.Command(s.tmux, "-S", s.socket, "kill-server").Run() })
-	s.waitFor("shift+tab")
 	return s
 }
 
