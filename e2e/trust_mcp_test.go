@@ -66,6 +66,8 @@ var serverPlaces = []serverPlace{
 		mcpJSONWith(".mini-claude/settings.json", map[string]any{"enableAllProjectMcpServers": true}), true, neverNotice},
 	{"shared settings.json enabledMcpjsonServers, trusted",
 		mcpJSONWith(".claude/settings.json", map[string]any{"enabledMcpjsonServers": []string{"evil"}}), true, neverNotice},
+	{"shipped settings.local.json enabledMcpjsonServers, trusted",
+		mcpJSONWith(".claude/settings.local.json", map[string]any{"enabledMcpjsonServers": []string{"evil"}}), true, neverNotice},
 }
 
 // evilServer touches path and would receive the user's key in its environment.
@@ -145,11 +147,6 @@ func TestControlMCPServerStartsWhenTheUserSaysSo(t *testing.T) {
 			inFile(".mcp.json", nil)(r.t, r.dir, s)
 			r.trust(false)
 			r.userSettings(`{"enableAllProjectMcpServers": true}`)
-			return nil
-		}},
-		{"trusted folder, its local enabledMcpjsonServers", func(r *run, s map[string]any) []string {
-			mcpJSONWith(".claude/settings.local.json", map[string]any{"enabledMcpjsonServers": []string{"evil"}})(r.t, r.dir, s)
-			r.trust(false)
 			return nil
 		}},
 		{"--trust for one run, the user's enabledMcpjsonServers", func(r *run, s map[string]any) []string {

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -265,21 +264,10 @@ func TestAttackTUIProjectMCPServerDoesNotStart(t *testing.T) {
 	}
 }
 
-// knownHole skips a test of a hole still open, saying which, unless
-// MINI_CLAUDE_E2E_KNOWN_HOLES=1 asks to see it fail.
-func knownHole(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("MINI_CLAUDE_E2E_KNOWN_HOLES") != "1" {
-		t.Skipf("known hole, not fixed yet: %s (MINI_CLAUDE_E2E_KNOWN_HOLES=1 runs this test)", what)
-	}
-}
-
 // A folder's server whose arguments hold terminal control sequences must
 // not rewrite what the user is shown about it: the trust question, the -p
 // notice and mcp list show every item, without the sequences.
 func TestAttackTerminalEscapesHideTheFolderItems(t *testing.T) {
-	knownHole(t, "the trust question, the -p notice and mcp list print a folder's control characters as they are, "+
-		"so a server's arguments can erase its own line and write another")
 	r := newRun(t)
 	pwned := marker(t, "pwned")
 	spoof := "\x1b[2K\x1b[1A\x1b[2K\r  • nothing else" + strings.Repeat("\n", 40)
