@@ -12,7 +12,7 @@ import (
 // Screen returns the files with what their folder may not decide taken out,
 // asking gate about each project-defined item: allow rules, permission modes
 // that widen access, additional directories, the provider and model, custom
-// tools; MCP server approvals and passEnv are never taken from a folder. Deny and ask rules always stay (they only
+// tools, hooks; MCP server approvals and passEnv are never taken from a folder. Deny and ask rules always stay (they only
 // narrow); the user's own files are returned as they are. MCP servers are
 // screened where they are started (internal/cli), together with .mcp.json's.
 func Screen(files []File, gate *trust.Gate) []File {
@@ -56,6 +56,7 @@ func screenFile(f *File, gate *trust.Gate) {
 		f.Model = ""
 	}
 	f.Tools = screenTools(f.Tools, func(name, command string) bool { return admit(trust.KindTool, name, command) })
+	f.Hooks = screenHooks(f.Hooks, func(event, command string) bool { return admit(trust.KindHook, event, command) })
 	screenApprovals(f, gate, item)
 	if len(f.PassEnv) > 0 {
 		never := item(trust.KindPassEnv, strings.Join(f.PassEnv, ", "), "")
@@ -83,6 +84,45 @@ func screenTools(raw json.RawMessage, admit func(name, command string) bool) jso
 		json.Unmarshal(entry, &t)
 		return !admit(t.Name, t.Command)
 	})
+	if len(kept) == 0 {
+		return nil
+	}
+	out, _ := json.Marshal(kept)
+	return out
+}
+
+// screenHooks keeps the hooks of a "hooks" object that admit accepts, asking
+// about each command; an object that is not one is kept for internal/hooks to report.
+func screenHooks(raw json.RawMessage, admit func(event, command string) bool) json.RawMessage {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return raw
+	}
+	var events map[string][]struct {
+		Matcher string            `json:"matcher"`
+		Hooks   []json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &events); err != nil {
+		return raw
+	}
+	kept := map[string]any{}
+	for event, matchers := range events {
+		var keptMatchers []any
+		for _, m := range matchers {
+			hooks := slices.DeleteFunc(m.Hooks, func(h json.RawMessage) bool {
+				var c struct {
+					Command string `json:"command"`
+				}
+				json.Unmarshal(h, &c)
+				return !admit(event, c.Command)
+			})
+			if len(hooks) > 0 {
+				keptMatchers = append(keptMatchers, map[string]any{"matcher": m.Matcher, "hooks": hooks})
+			}
+		}
+		if len(keptMatchers) > 0 {
+			kept[event] = keptMatchers
+		}
+	}
 	if len(kept) == 0 {
 		return nil
 	}

@@ -59,6 +59,11 @@ type File struct {
 	EnabledMCPJSONServers      []string `json:"enabledMcpjsonServers"`
 	DisabledMCPJSONServers     []string `json:"disabledMcpjsonServers"`
 	EnableAllProjectMCPServers bool     `json:"enableAllProjectMcpServers"`
+	// Hooks are the lifecycle hooks the file defines, kept raw for
+	// internal/hooks, which reads them in Claude Code's format.
+	Hooks json.RawMessage `json:"hooks"`
+	// DisableAllHooks turns every hook off, as in Claude Code.
+	DisableAllHooks bool `json:"disableAllHooks"`
 	// PassEnv names credentials mini-claude uses (OPENAI_API_KEY, say) that
 	// child processes may still see. Only a user file's list counts: see PassEnv.
 	PassEnv []string `json:"passEnv"`

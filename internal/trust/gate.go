@@ -25,6 +25,7 @@ const (
 	KindTool           = "custom tool"
 	KindAgentType      = "agent type"
 	KindPassEnv        = "credentials passed to commands"
+	KindHook           = "hook"
 )
 
 // Item is one thing a folder's files define that would execute, widen access
