@@ -82,7 +82,8 @@ func (e *Engine) Run(ctx context.Context, event, target string, input any) Outco
 	}
 	data, err := json.Marshal(input)
 	if err != nil {
-		return Outcome{Messages: []string{fmt.Sprintf("%s hooks did not run: their input could not be encoded: %v", event, err)}}
+		return Outcome{Failures: []Result{{Hook: Hook{Event: event, Command: "(every " + event + " hook)"}, ExitCode: -1,
+			Err: fmt.Errorf("their input could not be encoded: %w", err)}}}
 	}
 	results := make([]Result, len(hooks))
 	var wg sync.WaitGroup
@@ -96,10 +97,9 @@ func (e *Engine) Run(ctx context.Context, event, target string, input any) Outco
 // Outcome is what the hooks of one event decided together.
 type Outcome struct {
 	Results []Result
-	// Blocked says a hook blocked what the event is about (exit 2, or
-	// "decision": "block"); Reason is what the model is told.
-	Blocked bool
-	Reason  string
+	// Blocks are the hooks that blocked what the event is about (exit 2, or
+	// "decision": "block"), in the hooks' order.
+	Blocks []Block
 	// Permission is PreToolUse's strictest "permissionDecision" (deny over
 	// ask over allow), with its reason; "" when no hook gave one.
 	Permission       string
@@ -107,12 +107,35 @@ type Outcome struct {
 	// UpdatedInput is the tool input a PreToolUse hook put in place of the model's.
 	UpdatedInput json.RawMessage
 	// Context is what the hooks add for the model to read.
-	Context []string
+	Context []Context
 	// Stop says a hook asked to end the session ("continue": false); StopReason is for the user.
 	Stop       bool
 	StopReason string
-	// Messages are for the user: system messages and hooks that failed without blocking.
+	// Messages are the hooks' "systemMessage"s, for the user.
 	Messages []string
+	// Failures are the hooks that failed without blocking: another exit code
+	// than 0 and 2, a timeout, or no start at all.
+	Failures []Result
+}
+
+// Blocked reports whether a hook blocked.
+func (o Outcome) Blocked() bool { return len(o.Blocks) > 0 }
+
+// Block is one hook's refusal.
+type Block struct {
+	// Command is the hook's command line, as written.
+	Command string
+	// Text is what Claude Code reports of it: "[<command>]: <stderr>" for an
+	// exit 2 (stderr as written), the reason of a "decision": "block".
+	Text string
+}
+
+// Context is text a hook gives the model.
+type Context struct {
+	Text string
+	// Additional says it came as "additionalContext" rather than as the
+	// plain stdout of a UserPromptSubmit or SessionStart hook.
+	Additional bool
 }
 
 // permissionRank orders permission decisions, the strictest last.
@@ -121,32 +144,27 @@ var permissionRank = map[string]int{"allow": 1, "ask": 2, "deny": 3}
 // fold combines the results in the hooks' order.
 func fold(event string, results []Result) Outcome {
 	o := Outcome{Results: results}
-	var reasons []string
 	for _, r := range results {
 		switch {
-		case r.Err != nil:
-			o.Messages = append(o.Messages, fmt.Sprintf("%s hook %q could not run: %v", event, r.Hook.Command, r.Err))
-		case r.TimedOut:
-			o.Messages = append(o.Messages, fmt.Sprintf("%s hook %q timed out after %s and was stopped", event, r.Hook.Command, r.Hook.Timeout))
+		case r.Err != nil || r.TimedOut:
+			o.Failures = append(o.Failures, r)
 		case r.ExitCode == 2:
-			o.Blocked = true
-			reasons = append(reasons, strings.TrimSpace(r.Stderr))
+			o.Blocks = append(o.Blocks, Block{Command: r.Hook.Command, Text: "[" + r.Hook.Command + "]: " + r.Stderr})
 		case r.ExitCode != 0:
-			o.Messages = append(o.Messages, fmt.Sprintf("%s hook %q failed with status %d: %s", event, r.Hook.Command, r.ExitCode, strings.TrimSpace(r.Stderr)))
+			o.Failures = append(o.Failures, r)
 		case r.Output != nil:
-			reasons = o.answer(r.Output, reasons)
+			o.answer(r.Hook.Command, r.Output)
 		case event == UserPromptSubmit || event == SessionStart:
-			if text := strings.TrimSpace(r.Stdout); text != "" {
-				o.Context = append(o.Context, text)
+			if text := strings.TrimRight(r.Stdout, "\n"); strings.TrimSpace(text) != "" {
+				o.Context = append(o.Context, Context{Text: text})
 			}
 		}
 	}
-	o.Reason = strings.Join(reasons, "\n")
 	return o
 }
 
 // answer takes in one hook's JSON answer.
-func (o *Outcome) answer(out *Output, reasons []string) []string {
+func (o *Outcome) answer(command string, out *Output) {
 	if out.Continue != nil && !*out.Continue {
 		o.Stop, o.StopReason = true, out.StopReason
 	}
@@ -154,12 +172,11 @@ func (o *Outcome) answer(out *Output, reasons []string) []string {
 		o.Messages = append(o.Messages, out.SystemMessage)
 	}
 	if out.Decision == "block" {
-		o.Blocked = true
-		reasons = append(reasons, out.Reason)
+		o.Blocks = append(o.Blocks, Block{Command: command, Text: out.Reason})
 	}
 	s := out.Specific
 	if s == nil {
-		return reasons
+		return
 	}
 	if rank := permissionRank[s.PermissionDecision]; rank > permissionRank[o.Permission] {
 		o.Permission, o.PermissionReason = s.PermissionDecision, s.PermissionDecisionReason
@@ -168,7 +185,17 @@ func (o *Outcome) answer(out *Output, reasons []string) []string {
 		o.UpdatedInput = s.UpdatedInput
 	}
 	if s.AdditionalContext != "" {
-		o.Context = append(o.Context, s.AdditionalContext)
+		o.Context = append(o.Context, Context{Text: s.AdditionalContext, Additional: true})
 	}
-	return reasons
+}
+
+// Describe says in one line what a failed hook did, for the user.
+func (r Result) Describe() string {
+	switch {
+	case r.Err != nil:
+		return fmt.Sprintf("%s hook %q could not run: %v", r.Hook.Event, r.Hook.Command, r.Err)
+	case r.TimedOut:
+		return fmt.Sprintf("%s hook %q did not answer within %s and was stopped", r.Hook.Event, r.Hook.Command, r.Hook.Timeout)
+	}
+	return fmt.Sprintf("%s hook %q failed with status %d: %s", r.Hook.Event, r.Hook.Command, r.ExitCode, strings.TrimSpace(r.Stderr))
 }

@@ -82,7 +82,7 @@ func engine(t *testing.T, event string, commands ...string) (*Engine, string) {
 func TestHooksReadTheirInputAndRunInTheProject(t *testing.T) {
 	e, dir := engine(t, PreToolUse, `cat > input.json; echo "$CLAUDE_PROJECT_DIR $MINI_CLAUDE_PROJECT_DIR" > env.txt`)
 	o := e.Run(context.Background(), PreToolUse, "Bash", map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash"})
-	if o.Blocked || len(o.Messages) > 0 {
+	if o.Blocked() || len(o.Failures) > 0 {
 		t.Fatalf("outcome = %+v", o)
 	}
 	input, _ := os.ReadFile(filepath.Join(dir, "input.json"))
@@ -99,11 +99,13 @@ func TestExitCodesAndAnswers(t *testing.T) {
 		command string
 		check   func(Outcome) bool
 	}{
-		{"exit 2 blocks with stderr", PreToolUse, `echo "no rm here" >&2; exit 2`,
-			func(o Outcome) bool { return o.Blocked && o.Reason == "no rm here" }},
+		{"exit 2 blocks with its command and stderr as written", PreToolUse, `echo "no rm here" >&2; exit 2`,
+			func(o Outcome) bool {
+				return len(o.Blocks) == 1 && o.Blocks[0].Text == "[echo \"no rm here\" >&2; exit 2]: no rm here\n"
+			}},
 		{"exit 1 only tells the user", PreToolUse, `echo oops >&2; exit 1`,
 			func(o Outcome) bool {
-				return !o.Blocked && len(o.Messages) == 1 && strings.Contains(o.Messages[0], "status 1: oops")
+				return !o.Blocked() && len(o.Failures) == 1 && strings.Contains(o.Failures[0].Describe(), "status 1: oops")
 			}},
 		{"JSON deny", PreToolUse, `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"migrations are frozen"}}'`,
 			func(o Outcome) bool { return o.Permission == "deny" && o.PermissionReason == "migrations are frozen" }},
@@ -112,19 +114,21 @@ func TestExitCodesAndAnswers(t *testing.T) {
 				return o.Permission == "allow" && string(o.UpdatedInput) == `{"command":"ls -la"}`
 			}},
 		{"decision block with a reason", Stop, `echo '{"decision":"block","reason":"tests fail"}'`,
-			func(o Outcome) bool { return o.Blocked && o.Reason == "tests fail" }},
+			func(o Outcome) bool { return len(o.Blocks) == 1 && o.Blocks[0].Text == "tests fail" }},
 		{"continue false stops", PostToolUse, `echo '{"continue":false,"stopReason":"enough","systemMessage":"bye"}'`,
 			func(o Outcome) bool {
 				return o.Stop && o.StopReason == "enough" && slices.Equal(o.Messages, []string{"bye"})
 			}},
 		{"prompt context from plain stdout", UserPromptSubmit, `echo "ticket ABC-1: fix login"`,
-			func(o Outcome) bool { return slices.Equal(o.Context, []string{"ticket ABC-1: fix login"}) }},
+			func(o Outcome) bool { return slices.Equal(o.Context, []Context{{Text: "ticket ABC-1: fix login"}}) }},
 		{"plain stdout of a tool hook is no context", PostToolUse, `echo formatted`,
-			func(o Outcome) bool { return len(o.Context) == 0 && !o.Blocked }},
+			func(o Outcome) bool { return len(o.Context) == 0 && !o.Blocked() }},
 		{"additionalContext", PostToolUse, `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings"}}'`,
-			func(o Outcome) bool { return slices.Equal(o.Context, []string{"lint: 2 warnings"}) }},
+			func(o Outcome) bool {
+				return slices.Equal(o.Context, []Context{{Text: "lint: 2 warnings", Additional: true}})
+			}},
 		{"JSON after exit 2 is not read", PreToolUse, `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'; exit 2`,
-			func(o Outcome) bool { return o.Blocked && o.Permission == "" }},
+			func(o Outcome) bool { return o.Blocked() && o.Permission == "" }},
 	}
 	for _, tt := range tests {
 		e, _ := engine(t, tt.event, tt.command)
@@ -162,7 +166,7 @@ func TestAHookPastItsTimeoutIsKilledWithItsChildren(t *testing.T) {
 	e := New([]Hook{{Event: PreToolUse, Command: "(sleep 30; touch late) & sleep 30", Timeout: 300 * time.Millisecond}}, Options{ProjectDir: dir, Env: os.Environ()})
 	started := time.Now()
 	o := e.Run(context.Background(), PreToolUse, "Bash", map[string]any{})
-	if time.Since(started) > 3*time.Second || o.Blocked || len(o.Messages) != 1 || !strings.Contains(o.Messages[0], "timed out") {
+	if time.Since(started) > 3*time.Second || o.Blocked() || len(o.Failures) != 1 || !strings.Contains(o.Failures[0].Describe(), "did not answer within") {
 		t.Fatalf("after %s: %+v", time.Since(started), o)
 	}
 	if !o.Results[0].TimedOut {
