@@ -11,10 +11,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
@@ -68,6 +70,17 @@ type Options struct {
 	// AttachMentions makes Run attach the files a prompt mentions as @path,
 	// as Claude Code does for the user's prompts (see Mentions).
 	AttachMentions bool
+	// Hooks runs the session's lifecycle hooks: PreToolUse, PostToolUse and
+	// PostToolUseFailure around each call, UserPromptSubmit before a prompt,
+	// Stop (SubagentStop) when the model ends its turn. Nil runs none.
+	Hooks *hooks.Engine
+	// TranscriptPath is the session's transcript (a sub-agent's own), as hooks are told.
+	TranscriptPath string
+	// AgentID and AgentType name a sub-agent to its hooks; empty for the main agent.
+	AgentID, AgentType string
+	// StartContext is what the SessionStart hooks said, sent as the first
+	// blocks of the next prompt's message.
+	StartContext []llm.ContentBlock
 }
 
 // Outcome says how a run ended.
@@ -124,6 +137,10 @@ type Agent struct {
 	// specChars is the size of the tool definitions of the last request,
 	// with the list of deferred tools its system prompt added to System.
 	specChars int
+	// promptID identifies the prompt being handled, for hooks.
+	promptID string
+	// hookStop is set when a hook asked to end the session ("continue": false).
+	hookStop atomic.Bool
 }
 
 // New returns an Agent with an empty conversation.
@@ -159,11 +176,21 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
 // ctx is cancelled. The conversation stays valid for the API in every case.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
+	a.promptID = uuid.NewString()
+	extra, blocked := a.promptSubmit(ctx, prompt)
+	if blocked != "" {
+		a.emit(HookNotice{Level: "warning", Text: blocked})
+		return Result{Outcome: Completed, Text: blocked}
+	}
 	a.latestRequest = prompt
 	if a.originalTask == "" && firstPrompt(a.messages) == "" {
 		a.originalTask = prompt
 	}
 	msg := llm.UserText(prompt)
+	if first := slices.Concat(a.opts.StartContext, extra); len(first) > 0 {
+		a.opts.StartContext = nil
+		msg.Content = append(first, msg.Content...)
+	}
 	if !a.opts.AttachMentions {
 		return a.run(ctx, msg)
 	}
@@ -207,6 +234,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 	}
 	a.addUser(prompt...)
 	loop := newLoopDetector()
+	stopBlocks := 0
 	for {
 		if a.opts.MaxTurns > 0 && res.NumTurns >= a.opts.MaxTurns {
 			res.Outcome = MaxTurnsReached
@@ -225,15 +253,28 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			if reply.StopReason == llm.StopPauseTurn {
 				continue
 			}
+			if more, blocked := a.stopHooks(ctx, res.Text, stopBlocks > 0); blocked && stopBlocks < stopHookCap {
+				stopBlocks++
+				a.addUser(more)
+				continue
+			} else if blocked {
+				a.emit(HookNotice{Level: "warning", Text: fmt.Sprintf("A hook blocked the turn from ending %d consecutive times—overriding and ending turn. "+
+					"For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true.", stopHookCap)})
+			}
 			res.Outcome = Completed
 			return res
 		}
+		stopBlocks = 0
 		results, denials := a.execute(ctx, uses, endsInCutCall(reply))
 		res.Denials = append(res.Denials, denials...)
 		stop := loop.observe(uses, results)
 		a.addUser(llm.Message{Role: llm.RoleUser, Content: results})
 		if ctx.Err() != nil {
 			return a.stopped(ctx, res, ctx.Err())
+		}
+		if a.hookStop.Load() {
+			res.Outcome, res.Text = Completed, ""
+			return res
 		}
 		if stop != nil {
 			res.Outcome, res.Err = Failed, stop

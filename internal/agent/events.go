@@ -153,6 +153,7 @@ func (CompactionStarted) isEvent() {}
 func (ResultsCleared) isEvent()    {}
 func (Compacted) isEvent()         {}
 func (CompactionFailed) isEvent()  {}
+func (HookNotice) isEvent()        {}
 
 // Denial records a refused call, as reported in a run's permission denials.
 type Denial struct {

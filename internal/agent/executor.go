@@ -122,7 +122,12 @@ func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBl
 	if err := p.call.Validate(ctx, &env); err != nil {
 		return nil, a.finish(p, errorResult(p.use.ID, bounded(p, &env, err.Error())), 0), nil
 	}
-	if refusal, denied := a.authorize(ctx, p, &env); denied {
+	verdict := a.preToolUse(ctx, p, &env)
+	refusal, denied := verdict.refusal, verdict.refusal != ""
+	if !denied {
+		refusal, denied = a.authorize(ctx, p, &env, verdict)
+	}
+	if denied {
 		refusal = bounded(p, &env, refusal)
 		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
 		a.emit(PermissionDenied{Denial: denial, Message: refusal})
@@ -144,16 +149,18 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 	case err != nil && ctx.Err() != nil:
 		return a.finish(p, interruptedResult(p.use.ID), time.Since(started))
 	case errors.As(err, &output):
-		return a.finish(p, plainError(p.use.ID, bounded(p, env, output.Text)), time.Since(started))
+		failed := plainError(p.use.ID, bounded(p, env, output.Text))
+		return a.finish(p, a.postToolUse(ctx, p, failed, nil, time.Since(started)), time.Since(started))
 	case err != nil:
-		return a.finish(p, errorResult(p.use.ID, bounded(p, env, err.Error())), time.Since(started))
+		failed := errorResult(p.use.ID, bounded(p, env, err.Error()))
+		return a.finish(p, a.postToolUse(ctx, p, failed, nil, time.Since(started)), time.Since(started))
 	}
 	content := res.Content
 	if isEmpty(content) {
 		content = []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("(%s completed with no output)", p.call.Tool().Name()))}
 	}
 	content = resultstore.Fit(env, content, p.call.Tool().MaxResultSizeChars())
-	result := llm.ToolResultBlock(p.use.ID, content, false)
+	result := a.postToolUse(ctx, p, llm.ToolResultBlock(p.use.ID, content, false), res.Output, time.Since(started))
 	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: res.Output, Duration: time.Since(started)})
 	return result
 }
@@ -178,16 +185,25 @@ func isEmpty(content []llm.ContentBlock) bool {
 }
 
 // authorize decides whether the call may run, asking the Prompter when the
-// rules say ask. It returns the message for the model when the call is refused.
-func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env) (string, bool) {
+// rules say ask. A PreToolUse hook's "allow" answers that question and its
+// "ask" raises one, but neither beats a deny. It returns the message for the
+// model when the call is refused.
+func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) (string, bool) {
 	name := p.call.Tool().Name()
 	query := PermissionQuery(ctx, p.call, env)
 	decision := a.opts.Permissions.Decide(query)
-	switch decision.Behavior {
-	case permission.Allow:
-		return "", false
-	case permission.Deny:
+	switch {
+	case decision.Behavior == permission.Deny:
 		return decision.Reason, true
+	case hook.permission == "allow":
+		return "", false
+	case hook.permission == "ask":
+		decision = permission.Decision{Behavior: permission.Ask, Reason: hook.reason}
+		if _, headless := a.opts.Prompter.(permission.NeverAsk); headless {
+			return hook.reason, true
+		}
+	case decision.Behavior == permission.Allow:
+		return "", false
 	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()

@@ -1,7 +1,5 @@
 package hooks
 
-import "encoding/json"
-
 // Common are the fields every event's input starts with, in Claude Code's
 // order; the event's own fields follow.
 type Common struct {
@@ -21,32 +19,32 @@ type Common struct {
 // PreToolUseInput is what a PreToolUse hook reads.
 type PreToolUseInput struct {
 	Common
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	ToolUseID string          `json:"tool_use_id"`
+	ToolName  string `json:"tool_name"`
+	ToolInput any    `json:"tool_input"`
+	ToolUseID string `json:"tool_use_id"`
 }
 
 // PostToolUseInput is what a PostToolUse hook reads: the tool's structured
 // result, not the text the model gets.
 type PostToolUseInput struct {
 	Common
-	ToolName     string          `json:"tool_name"`
-	ToolInput    json.RawMessage `json:"tool_input"`
-	ToolResponse any             `json:"tool_response"`
-	ToolUseID    string          `json:"tool_use_id"`
-	DurationMS   int64           `json:"duration_ms"`
+	ToolName     string `json:"tool_name"`
+	ToolInput    any    `json:"tool_input"`
+	ToolResponse any    `json:"tool_response"`
+	ToolUseID    string `json:"tool_use_id"`
+	DurationMS   int64  `json:"duration_ms"`
 }
 
 // PostToolUseFailureInput is what a PostToolUseFailure hook reads, in place
 // of PostToolUse, when the call failed.
 type PostToolUseFailureInput struct {
 	Common
-	ToolName    string          `json:"tool_name"`
-	ToolInput   json.RawMessage `json:"tool_input"`
-	ToolUseID   string          `json:"tool_use_id"`
-	Error       string          `json:"error"`
-	IsInterrupt bool            `json:"is_interrupt"`
-	DurationMS  int64           `json:"duration_ms"`
+	ToolName    string `json:"tool_name"`
+	ToolInput   any    `json:"tool_input"`
+	ToolUseID   string `json:"tool_use_id"`
+	Error       string `json:"error"`
+	IsInterrupt bool   `json:"is_interrupt"`
+	DurationMS  int64  `json:"duration_ms"`
 }
 
 // UserPromptSubmitInput is what a UserPromptSubmit hook reads.
