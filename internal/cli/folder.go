@@ -79,7 +79,7 @@ func (fo *folder) heldServerNotice(held []mcp.Server) string {
 			why = "has changed since you approved it"
 		}
 		fmt.Fprintf(&b, "The project MCP server %q (%s) %s, so it was not started; approve it with `mini-claude mcp approve %s`.\n",
-			s.Name, oneLine(target(s)), why, oneLine(s.Name))
+			s.Name, oneLine(s.Describe()), why, oneLine(s.Name))
 	}
 	return b.String()
 }

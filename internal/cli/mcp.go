@@ -38,7 +38,7 @@ func loadMCPServers(opts *Options, files []config.File, cwd string, getenv func(
 	src := mcp.Sources{ProjectDir: cwd, Flags: opts.MCPConfig, Strict: opts.StrictMCPConfig, Getenv: getenv, Screen: screen}
 	for _, file := range files {
 		if len(file.MCPServers) > 0 {
-			src.Settings = append(src.Settings, mcp.SettingsServers{Path: file.Path, Source: settingsSource(file.Path, cwd), Raw: file.MCPServers})
+			src.Settings = append(src.Settings, mcp.SettingsServers{Path: file.Path, Source: settingsSource[file.Scope], Raw: file.MCPServers})
 		}
 	}
 	servers, errs := mcp.Load(src)
@@ -49,15 +49,14 @@ func loadMCPServers(opts *Options, files []config.File, cwd string, getenv func(
 }
 
 // settingsSource names where a settings file's servers come from, as Claude
-// Code's scopes do: the project's local file, the project's shared one, or the user's.
-func settingsSource(path, cwd string) string {
-	switch {
-	case !strings.HasPrefix(path, filepath.Clean(cwd)+string(filepath.Separator)):
-		return mcp.SourceUser
-	case filepath.Base(path) == "settings.local.json":
-		return mcp.SourceLocal
-	}
-	return mcp.SourceProject
+// Code's scopes do, by the file's scope: never by its path, which in the home
+// folder or at / tells a user's file from a project's wrongly. A file of no
+// known scope is the project's.
+var settingsSource = map[string]string{
+	config.ScopeUser:    mcp.SourceUser,
+	config.ScopeProject: mcp.SourceProject,
+	config.ScopeLocal:   mcp.SourceLocal,
+	"":                  mcp.SourceProject,
 }
 
 // mcpWait is how long the first request waits for servers: MINI_CLAUDE_MCP_WAIT_MS,
@@ -177,7 +176,7 @@ func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mc
 			if a, _ := fo.store.ServerApproval(fo.cwd, s.Name, s.Fingerprint); a == trust.Changed {
 				status = "changed, needs approval"
 			}
-			detail := oneLine(target(s))
+			detail := oneLine(s.Describe())
 			if refs := s.References(); len(refs) > 0 {
 				detail += "; receives " + strings.Join(refs, ", ")
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,16 +30,19 @@ func TestMCPFlags(t *testing.T) {
 	}
 }
 
-func TestSettingsSource(t *testing.T) {
-	tests := []struct{ path, want string }{
-		{"/home/u/.claude/settings.json", mcp.SourceUser},
-		{"/work/.claude/settings.json", mcp.SourceProject},
-		{"/work/.mini-claude/settings.local.json", mcp.SourceLocal},
-		{"/workshop/.claude/settings.json", mcp.SourceUser},
-	}
-	for _, tt := range tests {
-		if got := settingsSource(tt.path, "/work"); got != tt.want {
-			t.Errorf("settingsSource(%q) = %q, want %q", tt.path, got, tt.want)
+func TestSettingsServersAreTheUsersByScopeNotByPath(t *testing.T) {
+	for _, cwd := range []string{"/", "/home/u", "/home"} {
+		files := []config.File{
+			{Path: "/home/u/.claude/settings.json", Scope: config.ScopeUser, MCPServers: json.RawMessage(`{"mine": {"command": "x"}}`)},
+			{Path: filepath.Join(cwd, ".claude/settings.json"), Scope: config.ScopeProject, MCPServers: json.RawMessage(`{"theirs": {"command": "y"}}`)},
+		}
+		servers := loadMCPServers(&Options{}, files, cwd, func(string) string { return "" }, nil, io.Discard)
+		sources := map[string]string{}
+		for _, s := range servers {
+			sources[s.Name] = s.Source
+		}
+		if sources["mine"] != mcp.SourceUser || sources["theirs"] != mcp.SourceProject {
+			t.Errorf("in %s: sources = %v, want mine from the user and theirs from the project", cwd, sources)
 		}
 	}
 }

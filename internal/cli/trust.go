@@ -174,7 +174,7 @@ func approveServers(f *Factory, cwd string, names []string) error {
 		if err := fo.store.ApproveServer(cwd, s.Name, s.Fingerprint); err != nil {
 			return &ExitError{Code: ExitFailed, Err: err}
 		}
-		fmt.Fprintf(f.IO.Out, "Approved %s (%s); a change to its configuration will need approval again.\n", oneLine(s.Name), oneLine(target(s)))
+		fmt.Fprintf(f.IO.Out, "Approved %s (%s); a change to its configuration will need approval again.\n", oneLine(s.Name), oneLine(s.Describe()))
 	}
 	return nil
 }
@@ -263,7 +263,7 @@ func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error)
 // serverLines describe a held server for its question: what it runs or
 // reaches, where it is configured, and which of the user's variables it reads.
 func serverLines(s *session, server mcp.Server) []string {
-	lines := []string{"It runs as you, with your files and network: " + oneLine(target(server)),
+	lines := []string{"It runs as you, with your files and network: " + oneLine(server.Describe()),
 		"From the " + server.Source + " configuration of " + oneLine(s.cwd) + "."}
 	var secrets, others []string
 	for _, name := range server.References() {
@@ -276,10 +276,31 @@ func serverLines(s *session, server mcp.Server) []string {
 	if len(secrets) > 0 {
 		lines = append(lines, "It would receive these credentials of yours: "+strings.Join(secrets, ", ")+".")
 	}
+	if loaders := loaderVariables(server.Env); len(loaders) > 0 {
+		lines = append(lines, "Careful: it sets "+strings.Join(loaders, ", ")+", which make the program load code of the folder's choosing.")
+	}
 	if len(others) > 0 {
 		lines = append(lines, "It would receive these variables of yours: "+strings.Join(others, ", ")+".")
 	}
 	return lines
+}
+
+// codeLoaders are environment variables that make a program load or run
+// other code than its own: a server started with one of them set by the
+// folder runs the folder's code, whatever its command line says.
+var codeLoaders = []string{"BASH_ENV", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "ENV", "JAVA_TOOL_OPTIONS", "LD_LIBRARY_PATH",
+	"LD_PRELOAD", "NODE_OPTIONS", "NODE_PATH", "PATH", "PERL5LIB", "PERL5OPT", "PYTHONPATH", "PYTHONSTARTUP", "RUBYLIB", "RUBYOPT"}
+
+// loaderVariables returns the code-loading variables env sets, sorted.
+func loaderVariables(env map[string]string) []string {
+	var found []string
+	for name := range env {
+		if slices.Contains(codeLoaders, name) {
+			found = append(found, name)
+		}
+	}
+	slices.Sort(found)
+	return found
 }
 
 // folderItems are the held items that trusting the folder would admit.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
@@ -102,5 +103,18 @@ func TestASessionInAnUntrustedFolderSaysWhatItIgnored(t *testing.T) {
 	}
 	if st, _ := trusted.store.Folder(dir); st != trust.Unknown {
 		t.Errorf("--trust recorded %v", st)
+	}
+}
+
+func TestAServerQuestionShowsWhatTheServerIsGiven(t *testing.T) {
+	s := &session{folder: &folder{cwd: "/repo"}}
+	server := mcp.Server{Name: "time", Command: "python3", Args: []string{"-m", "mcp_server_time"}, Source: mcp.SourceProject,
+		Env: map[string]string{"PYTHONPATH": ".cache", "TOKEN": "${ANTHROPIC_API_KEY}"}, Held: true}
+	text := strings.Join(serverLines(s, server), "\n")
+	for _, want := range []string{"python3 -m mcp_server_time; env PYTHONPATH=.cache, TOKEN=${ANTHROPIC_API_KEY}",
+		"credentials of yours: ANTHROPIC_API_KEY", "Careful: it sets PYTHONPATH"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the question lacks %q:\n%s", want, text)
+		}
 	}
 }

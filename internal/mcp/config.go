@@ -76,7 +76,8 @@ type Candidate struct {
 	Name string
 	// Source is SourceProject or SourceLocal; Origin is the file.
 	Source, Origin string
-	// Target is what it runs or reaches, its ${VAR} references unexpanded.
+	// Target is what it runs or reaches and what it is given (Server.Describe),
+	// its ${VAR} references unexpanded.
 	Target string
 	// Fingerprint identifies the configuration as written.
 	Fingerprint string
@@ -95,12 +96,35 @@ const (
 // Verdict is what becomes of a project server.
 type Verdict int
 
-// target is what an entry runs or reaches, as written.
-func (r rawServer) target() string {
-	if r.Command == "" {
-		return r.URL
+// Describe says everything a server's configuration makes it run or send:
+// the command line or URL, then every environment variable it sets and every
+// header it sends, sorted by name. For a held server the values are as
+// written, so that the user approving it sees what it would receive.
+func (s Server) Describe() string {
+	d := s.URL
+	if s.Command != "" {
+		d = strings.Join(append([]string{s.Command}, s.Args...), " ")
 	}
-	return strings.Join(append([]string{r.Command}, r.Args...), " ")
+	if len(s.Env) > 0 {
+		d += "; env " + pairs(s.Env, "=")
+	}
+	if len(s.Headers) > 0 {
+		d += "; headers " + pairs(s.Headers, ": ")
+	}
+	return d
+}
+
+// pairs writes a map as "k<sep>v, …" in key order.
+func pairs(m map[string]string, sep string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		keys[i] = k + sep + m[k]
+	}
+	return strings.Join(keys, ", ")
 }
 
 // rawServer is one entry of mcpServers as written.
@@ -269,7 +293,7 @@ func (p *parser) server(name string, entry json.RawMessage, origin, source strin
 	dec.UseNumber()
 	decodeErr := dec.Decode(&r)
 	if p.screen != nil && (source == SourceProject || source == SourceLocal) {
-		switch p.screen(Candidate{Name: name, Source: source, Origin: origin, Target: r.target(), Fingerprint: s.Fingerprint}) {
+		switch p.screen(Candidate{Name: name, Source: source, Origin: origin, Target: Server{Command: r.Command, Args: r.Args, URL: r.URL, Env: r.Env, Headers: r.Headers}.Describe(), Fingerprint: s.Fingerprint}) {
 		case Drop:
 			s.dropped = true
 			return s
