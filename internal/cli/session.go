@@ -110,8 +110,10 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 // loadAgentTypes reads the user's agent types and, when the gate admits
 // them, the project's.
 func (s *session) loadAgentTypes(errOut io.Writer) []subagent.Type {
-	dirs := subagent.UserDirs(config.Home())
-	project, _ := subagent.LoadTypes(subagent.ProjectDirs(s.cwd))
+	home, _ := os.UserHomeDir()
+	dirs := subagent.UserDirs(config.Home(), home)
+	projectDirs := subagent.ProjectDirs(s.cwd, dirs)
+	project, _ := subagent.LoadTypes(projectDirs)
 	admitted := true
 	for _, t := range project {
 		if t.Source != subagent.GeneralPurpose.Source {
@@ -119,7 +121,7 @@ func (s *session) loadAgentTypes(errOut io.Writer) []subagent.Type {
 		}
 	}
 	if admitted {
-		dirs = append(dirs, subagent.ProjectDirs(s.cwd)...)
+		dirs = append(dirs, projectDirs...)
 	}
 	types, errs := subagent.LoadTypes(dirs)
 	for _, err := range errs {

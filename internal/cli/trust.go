@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,6 +29,7 @@ func addTrustFlag(fl *pflag.FlagSet, opts *Options) {
 type trustOptions struct {
 	list   bool
 	revoke bool
+	force  bool
 }
 
 // newCmdTrust records, lists and revokes the user's trust in folders.
@@ -47,6 +49,7 @@ func newCmdTrust(f *Factory) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.list, "list", false, "List the folders you trusted or refused, and the servers you approved in each")
 	cmd.Flags().BoolVar(&opts.revoke, "revoke", false, "Forget the folder: its trust and its approved servers")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "Trust even the root, your home folder or a folder above it, which covers every project inside")
 	return cmd
 }
 
@@ -75,12 +78,11 @@ func trustRun(f *Factory, opts *trustOptions, args []string) error {
 		if err != nil {
 			return &ExitError{Code: ExitFailed, Err: err}
 		}
-		if !found {
-			fmt.Fprintf(f.IO.Out, "%s was not in the trust record (%s); nothing to revoke.\n", dir, store.Path())
-			return nil
-		}
-		fmt.Fprintf(f.IO.Out, "Revoked %s: its own settings, tools, agent types and MCP servers no longer take effect.\n", dir)
-		return nil
+		return reportRevoke(f, store, dir, found)
+	}
+	if home, _ := os.UserHomeDir(); trust.Broad(dir, home) && !opts.force {
+		return usageError("%s holds your home folder or is the root: trusting it trusts every project inside, cloned ones too; "+
+			"trust the project's own folder, or pass --force if you mean it", dir)
 	}
 	if err := store.Decide(dir, true); err != nil {
 		return &ExitError{Code: ExitFailed, Err: err}
@@ -91,6 +93,24 @@ func trustRun(f *Factory, opts *trustOptions, args []string) error {
 	if held := slices.DeleteFunc(servers, func(s mcp.Server) bool { return !s.Held }); len(held) > 0 {
 		fmt.Fprintf(f.IO.Out, "Its MCP servers still need your approval each; run `mini-claude mcp approve NAME` in it for: %s.\n", serverNames(held))
 	}
+	return nil
+}
+
+// reportRevoke says what revoking dir did, and whether the folder is still
+// trusted through a parent, which revoking dir alone cannot change.
+func reportRevoke(f *Factory, store *trust.Store, dir string, found bool) error {
+	if found {
+		fmt.Fprintf(f.IO.Out, "Revoked %s: it is no longer in the trust record.\n", dir)
+	} else {
+		fmt.Fprintf(f.IO.Out, "%s was not in the trust record (%s).\n", dir, store.Path())
+	}
+	if by := store.DecidedBy(dir); by != "" {
+		if st, _ := store.Folder(dir); st == trust.Trusted {
+			fmt.Fprintf(f.IO.Out, "It is still trusted, through %s; run `mini-claude trust --revoke %s` to change that.\n", by, by)
+			return nil
+		}
+	}
+	fmt.Fprintln(f.IO.Out, "Its own settings, tools, agent types and MCP servers no longer take effect.")
 	return nil
 }
 
@@ -195,8 +215,8 @@ func settleTrust(ctx context.Context, f *Factory, opts *Options) error {
 		if err != nil {
 			return err
 		}
-		if err := s.store.Decide(s.cwd, yes); err != nil {
-			fmt.Fprintf(f.IO.ErrOut, "Warning: your answer could not be saved, so it holds for this run only: %v\n", err)
+		if err := recordAnswer(s, yes); err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "Warning: your answer holds for this run only: %v\n", err)
 			opts.Trust = yes
 		}
 		if !yes {
@@ -227,6 +247,16 @@ func settleTrust(ctx context.Context, f *Factory, opts *Options) error {
 	return nil
 }
 
+// recordAnswer keeps the answer to the trust question; a yes for the root,
+// the home folder or a folder above it is not kept, since it would cover
+// every project inside.
+func recordAnswer(s *session, yes bool) error {
+	if home, _ := os.UserHomeDir(); yes && trust.Broad(s.cwd, home) {
+		return fmt.Errorf("%s holds your home folder, so trusting it is not recorded", s.cwd)
+	}
+	return s.store.Decide(s.cwd, yes)
+}
+
 // askServer asks whether to start a project MCP server and returns the answer:
 // 0 approves, 1 (the default) does not; tui.ErrNoAnswer leaves it and the next ones.
 func askServer(ctx context.Context, s *session, server mcp.Server) (int, error) {
@@ -246,8 +276,11 @@ func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error)
 	for _, it := range items {
 		lines = append(lines, "  • "+it.String())
 	}
-	lines = append(lines, "", "Trust it only if you wrote these files or know who did. Without trust they are ignored; "+
-		"its deny and ask rules apply either way. MCP servers are asked about one by one even then.")
+	lines = append(lines, "", "Trust it only if you wrote these files or know who did; trusting it also trusts the folders inside it. "+
+		"Without trust they are ignored; its deny and ask rules apply either way. MCP servers are asked about one by one even then.")
+	if home, _ := os.UserHomeDir(); trust.Broad(s.cwd, home) {
+		lines = append(lines, "This folder holds your home folder: a yes holds for this session only.")
+	}
 	answer, err := tui.Ask(ctx, tui.Question{
 		Title:   "Do you trust the files in this folder?",
 		Lines:   lines,

@@ -26,7 +26,7 @@ func TestTrustCommandRecordsListsAndRevokes(t *testing.T) {
 		{[]string{"trust"}, "Trusted " + trust.Canonical(dir)},
 		{[]string{"trust", "--list"}, trust.Canonical(dir) + "  trusted"},
 		{[]string{"trust", "--revoke"}, "Revoked " + trust.Canonical(dir)},
-		{[]string{"trust", "--revoke"}, "nothing to revoke"},
+		{[]string{"trust", "--revoke"}, "was not in the trust record"},
 	}
 	for _, step := range steps {
 		out.Reset()
@@ -116,5 +116,59 @@ func TestAServerQuestionShowsWhatTheServerIsGiven(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the question lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+func TestRevokingAFolderUnderATrustedOneSaysItIsStillTrusted(t *testing.T) {
+	parent := t.TempDir()
+	child := filepath.Join(parent, "foo")
+	writeFile(t, filepath.Join(child, "x"), "")
+	t.Setenv(config.HomeEnv, t.TempDir())
+	store := trust.Open(config.Home())
+	store.Decide(parent, true)
+	store.Decide(child, true)
+	f, out, _ := testFactory("", true)
+	f.Getwd = func() (string, error) { return child, nil }
+	Main(context.Background(), f, []string{"trust", "--revoke"})
+	if want := "It is still trusted, through " + trust.Canonical(parent); !strings.Contains(out.String(), want) {
+		t.Errorf("revoke printed %q, want %q", out, want)
+	}
+}
+
+func TestTheHomeFolderAndAboveAreTrustedOnlyWithForce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(config.HomeEnv, filepath.Join(t.TempDir(), "mc"))
+	f, _, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return home, nil }
+	for _, args := range [][]string{{"trust"}, {"trust", filepath.Dir(home)}, {"trust", "/"}} {
+		errOut.Reset()
+		if code := Main(context.Background(), f, args); code != ExitUsage || !strings.Contains(errOut.String(), "--force") {
+			t.Errorf("%v: exit %d, %s; want a refusal naming --force", args, code, errOut)
+		}
+	}
+	if code := Main(context.Background(), f, []string{"trust", "--force"}); code != ExitOK {
+		t.Errorf("trust --force in the home folder: exit %d: %s", code, errOut)
+	}
+}
+
+func TestInTheHomeFolderTheUsersOwnAgentsAreNotTheFolders(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(config.HomeEnv, "")
+	writeFile(t, filepath.Join(home, ".claude", "agents", "cc.md"), "---\nname: cc\ndescription: x\n---\nClaude Code's")
+	writeFile(t, filepath.Join(home, ".mini-claude", "agents", "mc.md"), "---\nname: mc\ndescription: x\n---\nmini-claude's")
+	f, _, errOut := testFactory("", true)
+	f.Getwd = func() (string, error) { return home, nil }
+	s, err := newSession(f, &Options{}, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ty := range s.agentTypes {
+		names = append(names, ty.Name)
+	}
+	if held := s.gate.Held(); len(held) != 0 || !strings.Contains(strings.Join(names, " "), "cc") || !strings.Contains(strings.Join(names, " "), "mc") {
+		t.Errorf("types %v, held %v: want both of the user's types loaded and nothing held", names, held)
 	}
 }

@@ -86,6 +86,21 @@ func Canonical(dir string) string {
 	return abs
 }
 
+// Broad reports whether trusting dir would trust far more than a project:
+// the root, the user's home folder, or a folder above it. Trust in such a
+// folder would cover every repository the user ever clones.
+func Broad(dir, home string) bool {
+	dir = Canonical(dir)
+	if dir == string(filepath.Separator) {
+		return true
+	}
+	if home == "" {
+		return false
+	}
+	home = Canonical(home)
+	return home == dir || strings.HasPrefix(home, dir+string(filepath.Separator))
+}
+
 // Folder returns the state of dir: the decision recorded for it or, failing
 // that, for its nearest parent with one, so trusting a folder trusts what is
 // inside it. A record that cannot be read trusts nothing, and says why.
@@ -94,15 +109,35 @@ func (s *Store) Folder(dir string) (State, error) {
 	if err != nil {
 		return Unknown, err
 	}
+	_, f := rec.decider(dir)
+	switch {
+	case f == nil:
+		return Unknown, nil
+	case *f.Trusted:
+		return Trusted, nil
+	}
+	return Refused, nil
+}
+
+// DecidedBy returns the folder whose recorded answer decides dir's state:
+// dir itself or its nearest parent with an answer; "" when none has one.
+func (s *Store) DecidedBy(dir string) string {
+	rec, err := s.read()
+	if err != nil {
+		return ""
+	}
+	by, _ := rec.decider(dir)
+	return by
+}
+
+// decider finds the nearest folder, dir or a parent, with a recorded answer.
+func (rec *record) decider(dir string) (string, *folder) {
 	for d := Canonical(dir); ; d = filepath.Dir(d) {
 		if f := rec.Folders[d]; f != nil && f.Trusted != nil {
-			if *f.Trusted {
-				return Trusted, nil
-			}
-			return Refused, nil
+			return d, f
 		}
 		if filepath.Dir(d) == d {
-			return Unknown, nil
+			return "", nil
 		}
 	}
 }

@@ -184,3 +184,14 @@ func TestVisibleKeepsAFolderFromRedrawingTheScreen(t *testing.T) {
 		t.Errorf("an item shows raw control characters: %q", s)
 	}
 }
+
+func TestBroadFoldersAreTheRootHomeAndAboveIt(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "u")
+	os.MkdirAll(filepath.Join(home, "src", "proj"), 0o755)
+	for dir, want := range map[string]bool{"/": true, home: true, filepath.Dir(home): true,
+		filepath.Join(home, "src"): false, filepath.Join(home, "src", "proj"): false, t.TempDir(): false} {
+		if got := Broad(dir, home); got != want {
+			t.Errorf("Broad(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}

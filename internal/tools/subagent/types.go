@@ -56,20 +56,32 @@ Guidelines:
 
 In your final message, report concisely what you did and what you found, with absolute file paths. Quote code only when the exact text matters.`
 
-// UserDirs returns the folders of the user's own agent types (userHome is the
-// per-user mini-claude folder).
-func UserDirs(userHome string) []string {
-	if userHome == "" {
-		return nil
+// UserDirs returns the folders of the user's own agent types, lowest
+// precedence first: Claude Code's ~/.claude/agents (home is the user's home
+// folder), then mini-claude's (miniHome is the per-user mini-claude folder).
+func UserDirs(miniHome, home string) []string {
+	var dirs []string
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".claude", "agents"))
 	}
-	return []string{filepath.Join(userHome, "agents")}
+	if miniHome != "" {
+		dirs = append(dirs, filepath.Join(miniHome, "agents"))
+	}
+	return dirs
 }
 
 // ProjectDirs returns the folders of a project's agent types, lowest
-// precedence first: .claude/agents, then .mini-claude/agents. They take
+// precedence first: .claude/agents, then .mini-claude/agents, leaving out a
+// folder that is one of userDirs (a session in the home folder). They take
 // effect only in a trusted folder.
-func ProjectDirs(project string) []string {
-	return []string{filepath.Join(project, ".claude", "agents"), filepath.Join(project, ".mini-claude", "agents")}
+func ProjectDirs(project string, userDirs []string) []string {
+	var dirs []string
+	for _, d := range []string{filepath.Join(project, ".claude", "agents"), filepath.Join(project, ".mini-claude", "agents")} {
+		if !slices.Contains(userDirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // LoadTypes returns the built-in type and those defined by the *.md files of

@@ -95,7 +95,7 @@ func TestLoadTypesLayersFolders(t *testing.T) {
 	write(t, filepath.Join(project, ".mini-claude", "agents", "helper.md"), "---\nname: helper\ndescription: project helper\n---\nproject")
 	write(t, filepath.Join(project, ".mini-claude", "agents", "broken.md"), "no front matter")
 	write(t, filepath.Join(project, ".mini-claude", "agents", "notes.txt"), "not an agent")
-	types, errs := LoadTypes(append(UserDirs(home), ProjectDirs(project)...))
+	types, errs := LoadTypes(append(UserDirs(home, ""), ProjectDirs(project, nil)...))
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "broken.md") {
 		t.Errorf("errors %v, want one for broken.md", errs)
 	}
