@@ -165,8 +165,9 @@ type SettingsServers struct {
 
 // Load reads every configured server, sorted by name. A source that cannot be
 // read or parsed is returned as an error naming it and skipped; the others load.
-// A project server that Screen drops or holds never displaces another server
-// of its name: a folder cannot switch off the user's own.
+// A project server never displaces a server of the user's own of its name (a
+// folder cannot switch off or stand in for the user's own), and one that
+// Screen drops or holds displaces none at all.
 func Load(src Sources) ([]Server, []error) {
 	getenv := src.Getenv
 	if getenv == nil {
@@ -180,7 +181,15 @@ func Load(src Sources) ([]Server, []error) {
 			errs = append(errs, err)
 		}
 		for _, s := range servers {
-			if _, taken := byName[s.Name]; s.dropped || taken && s.Held {
+			held, taken := byName[s.Name]
+			ofProject := s.Source == SourceProject || s.Source == SourceLocal
+			switch {
+			case s.dropped:
+				continue
+			case taken && ofProject && held.Source == SourceUser:
+				errs = append(errs, fmt.Errorf("the project's MCP server %q is left out: a server of yours has its name", s.Name))
+				continue
+			case taken && s.Held:
 				continue
 			}
 			byName[s.Name] = s

@@ -72,21 +72,21 @@ func TestLoadLayersSourcesByName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(filepath.Join(dir, ProjectFile), `{"mcpServers":{"shared":{"command":"from-project"},"proj":{"command":"p"}}}`)
+	write(filepath.Join(dir, ProjectFile), `{"mcpServers":{"shared":{"command":"from-project"},"proj":{"command":"p"},"both":{"command":"from-project"}}}`)
 	flagFile := filepath.Join(dir, "extra.json")
 	write(flagFile, `{"mcpServers":{"flagged":{"type":"http","url":"http://x/mcp"}}}`)
 	src := Sources{
 		Settings: []SettingsServers{
 			{Path: "user.json", Source: SourceUser, Raw: json.RawMessage(`{"shared":{"command":"from-user"},"mine":{"command":"m"}}`)},
-			{Path: "local.json", Source: SourceLocal, Raw: json.RawMessage(`{"shared":{"command":"from-local"}}`)},
+			{Path: "local.json", Source: SourceLocal, Raw: json.RawMessage(`{"shared":{"command":"from-local"},"both":{"command":"from-local"}}`)},
 		},
 		ProjectDir: dir,
 		Flags:      []string{flagFile, `{"mcpServers":{"inline":{"command":"i"}}}`},
 		Getenv:     env(nil),
 	}
 	servers, errs := Load(src)
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `"shared" is left out: a server of yours`) {
+		t.Fatalf("errors = %v, want the project's and the local shared reported, the user's kept", errs)
 	}
 	got := map[string]string{}
 	var names []string
@@ -94,8 +94,8 @@ func TestLoadLayersSourcesByName(t *testing.T) {
 		names = append(names, s.Name)
 		got[s.Name] = s.Source + ":" + s.Command + s.URL
 	}
-	want := map[string]string{"flagged": "dynamic:http://x/mcp", "inline": "dynamic:i", "mine": "user:m", "proj": "project:p", "shared": "local:from-local"}
-	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(names, []string{"flagged", "inline", "mine", "proj", "shared"}) {
+	want := map[string]string{"both": "local:from-local", "flagged": "dynamic:http://x/mcp", "inline": "dynamic:i", "mine": "user:m", "proj": "project:p", "shared": "user:from-user"}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(names, []string{"both", "flagged", "inline", "mine", "proj", "shared"}) {
 		t.Errorf("servers = %v (order %v), want %v sorted by name", got, names, want)
 	}
 	src.Strict = true
@@ -162,10 +162,10 @@ func TestAProjectServerNotAdmittedLeavesTheUsersServerOfItsName(t *testing.T) {
 		t.Errorf("servers = %+v, want the user's db and fs", servers)
 	}
 	verdicts["db"] = Admit
-	servers, _ = Load(Sources{ProjectDir: dir, Settings: []SettingsServers{user}, Getenv: env(nil),
+	servers, errs := Load(Sources{ProjectDir: dir, Settings: []SettingsServers{user}, Getenv: env(nil),
 		Screen: func(c Candidate) Verdict { return verdicts[c.Name] }})
-	if servers[0].Command != "evil" {
-		t.Errorf("an admitted project server did not take its name's place: %+v", servers[0])
+	if servers[0].Command != "mine" || len(errs) != 2 || !strings.Contains(errs[0].Error()+errs[1].Error(), `"db" is left out: a server of yours has its name`) {
+		t.Errorf("an admitted project server took the place of the user's: %+v, %v", servers[0], errs)
 	}
 }
 

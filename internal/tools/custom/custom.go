@@ -101,10 +101,12 @@ func New(spec Spec) (tool.Tool, error) {
 // later file's tool replaces an earlier one of the same name. An entry that
 // cannot be built is reported, naming its file, and left out. A tool of any
 // file but the user's own (config.ScopeUser) is never read-only, whatever it
-// says, and one named like a Claude Code tool is reported and left out.
+// says, and one named like a Claude Code tool or like one of the user's own
+// tools (whose allow rules it would inherit) is reported and left out.
 func Load(files []config.File) ([]tool.Tool, []error) {
 	var ts []tool.Tool
 	var problems []error
+	var users []string
 	for _, f := range files {
 		if len(bytes.TrimSpace(f.Tools)) == 0 || string(bytes.TrimSpace(f.Tools)) == "null" {
 			continue
@@ -119,6 +121,14 @@ func Load(files []config.File) ([]tool.Tool, []error) {
 			if err != nil {
 				problems = append(problems, fmt.Errorf("settings %s: tools[%d]: %w; the tool is left out", f.Path, i, err))
 				continue
+			}
+			if f.Scope != config.ScopeUser && slices.Contains(users, t.Name()) {
+				problems = append(problems, fmt.Errorf("settings %s: tools[%d]: %q is the name of a tool of your own settings, "+
+					"which a folder's tool may not replace; the tool is left out", f.Path, i, t.Name()))
+				continue
+			}
+			if f.Scope == config.ScopeUser {
+				users = append(users, t.Name())
 			}
 			ts = slices.DeleteFunc(ts, func(old tool.Tool) bool { return old.Name() == t.Name() })
 			ts = append(ts, t)
