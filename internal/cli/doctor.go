@@ -63,7 +63,7 @@ func diagnose(ctx context.Context, f *Factory) []finding {
 	if err != nil {
 		cwd = "unknown: " + err.Error()
 	} else {
-		mcpServers, folderTrust = mcpFinding(f, cwd), trustFinding(cwd)
+		mcpServers, folderTrust = mcpFinding(f, cwd), trustFinding(f)
 	}
 	return []finding{
 		{name: "Platform", value: platform()},

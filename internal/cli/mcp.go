@@ -168,7 +168,7 @@ func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mc
 		if st.State == mcp.Connected && detail == "" {
 			detail = target(startable[i])
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", oneLine(st.Name), st.Source, st.Type, st.State, st.Tools, oneLine(detail))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", oneLine(st.Name), oneLine(st.Source), oneLine(st.Type), st.State, st.Tools, oneLine(detail))
 	}
 	for _, s := range servers {
 		if s.Held {
@@ -180,7 +180,7 @@ func listMCPServers(ctx context.Context, out io.Writer, fo *folder, servers []mc
 			if refs := s.References(); len(refs) > 0 {
 				detail += "; receives " + strings.Join(refs, ", ")
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", oneLine(s.Name), s.Source, s.Type, status, detail, oneLine(s.Name))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t-\t%s (mini-claude mcp approve %s)\n", oneLine(s.Name), oneLine(s.Source), oneLine(s.Type), status, detail, oneLine(s.Name))
 		}
 	}
 	return w.Flush()

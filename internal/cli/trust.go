@@ -342,13 +342,18 @@ func folderItems(held []trust.Item) []trust.Item {
 }
 
 // trustFinding is the doctor's line about the working folder: trusted or
-// not, and what its own files define that is ignored for it.
-func trustFinding(cwd string) finding {
-	fo := loadFolder(cwd, false, io.Discard)
-	ignored := len(folderItems(fo.gate.Held()))
+// not, and how many things its own files define that are ignored for it —
+// settings, agent types and servers alike, as a session would count them.
+func trustFinding(f *Factory) finding {
+	s, err := newSession(f, &Options{}, io.Discard)
+	if err != nil {
+		return finding{name: "Folder trust", value: "not checked: " + err.Error(), note: true}
+	}
+	ignored := len(folderItems(s.gate.Held()))
 	switch {
-	case fo.gate.Trusted():
-		return finding{name: "Folder trust", value: "trusted: its own settings, tools and agent types apply (mini-claude trust --revoke to undo)"}
+	case s.gate.Trusted():
+		by := s.store.DecidedBy(s.cwd)
+		return finding{name: "Folder trust", value: fmt.Sprintf("trusted (through %s): its own settings, tools and agent types apply; `mini-claude trust --revoke %s` to undo", by, by)}
 	case ignored > 0:
 		return finding{name: "Folder trust", value: fmt.Sprintf("not trusted: %d thing(s) its files define are ignored; `mini-claude trust` if you trust it", ignored), note: true}
 	}

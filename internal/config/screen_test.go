@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -90,5 +91,39 @@ func TestScreenToolsKeepsAMalformedListForItsReport(t *testing.T) {
 	raw := json.RawMessage(`{"not": "a list"}`)
 	if got := screenTools(raw, func(string, string) bool { return false }); !strings.Contains(string(got), "not") {
 		t.Errorf("screenTools = %s, want the malformed list kept", got)
+	}
+}
+
+// gateRules says how Screen treats each field of a settings file. A field
+// added to File or Permissions must be classified here: a setting a folder
+// writes must never take effect because nobody thought about it.
+var gateRules = map[string]string{
+	"Path": "where the file is", "Scope": "where the file is", "Project": "where the file is",
+	"Permissions.Allow": "gated", "Permissions.Deny": "narrows", "Permissions.Ask": "narrows",
+	"Permissions.DefaultMode": "gated, bypass never", "Permissions.AdditionalDirectories": "gated",
+	"Model": "gated", "Provider": "gated", "Tools": "gated", "Hooks": "gated",
+	"MCPServers":            "gated where servers start (cli's screenServer)",
+	"EnabledMCPJSONServers": "never", "EnableAllProjectMCPServers": "never", "PassEnv": "never",
+	"DisabledMCPJSONServers": "narrows", "DisableAllHooks": "narrows",
+}
+
+func TestEveryFieldOfASettingsFileIsClassifiedForTheGate(t *testing.T) {
+	var fields []string
+	for f := range reflect.TypeFor[File]().Fields() {
+		if f.Name == "Permissions" {
+			for p := range reflect.TypeFor[Permissions]().Fields() {
+				fields = append(fields, "Permissions."+p.Name)
+			}
+			continue
+		}
+		fields = append(fields, f.Name)
+	}
+	for _, name := range fields {
+		if gateRules[name] == "" {
+			t.Errorf("settings field %s is not classified for the trust gate: say in gateRules whether a folder's value narrows, is gated or is never taken, and make Screen do so", name)
+		}
+	}
+	if len(fields) != len(gateRules) {
+		t.Errorf("gateRules has %d entries for %d fields: remove the rules of fields that are gone", len(gateRules), len(fields))
 	}
 }

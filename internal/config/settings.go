@@ -87,18 +87,6 @@ func PassEnv(files []File) []string {
 	return names
 }
 
-// Paths returns the settings files mini-claude reads for a session in cwd, in
-// order of precedence, later ones winning: the user's, the project's, the
-// project's local one; at each level .claude/ first (for projects that already
-// have it), then .mini-claude/.
-func Paths(cwd string) []string {
-	var paths []string
-	for _, l := range locations(cwd) {
-		paths = append(paths, l.path)
-	}
-	return paths
-}
-
 type location struct{ path, scope string }
 
 // locations lists the settings files of a session in cwd with their scopes.
