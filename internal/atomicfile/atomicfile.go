@@ -44,11 +44,13 @@ func Update(path string, perm fs.FileMode, change func(old []byte) ([]byte, erro
 	if err != nil {
 		return err
 	}
-	return write(path, data, perm)
+	return Replace(path, data, perm)
 }
 
-// write replaces path with data through a temporary file in the same folder.
-func write(path string, data []byte, perm fs.FileMode) error {
+// Replace replaces path with data through a temporary file in the same
+// folder and a rename, so a reader or a crash sees the old content or the
+// new, never a mix. The file gets perm; its folder must exist.
+func Replace(path string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
 	if err != nil {
 		return err
