@@ -111,6 +111,7 @@ func (a *Agent) Compact(ctx context.Context, instructions string) error {
 // the summary and the carried state, emitting CompactionStarted, then
 // Compacted or CompactionFailed. It returns the summarising request's usage.
 func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instructions string, before int) (llm.Usage, error) {
+	a.preCompact(ctx, trigger, instructions)
 	a.emit(CompactionStarted{Trigger: trigger, PreTokens: before})
 	started := time.Now()
 	state := a.carriedState()

@@ -166,11 +166,12 @@ func contentText(content []llm.ContentBlock) string {
 	return b.String()
 }
 
-// promptSubmit runs the UserPromptSubmit hooks of a prompt. It returns the
+// promptSubmit runs the UserPromptSubmit hooks of a user's prompt (a
+// sub-agent's task is not one). It returns the
 // text blocks their context adds before the prompt, or, when a hook blocked
 // the prompt, the message that says so.
 func (a *Agent) promptSubmit(ctx context.Context, prompt string) (context []llm.ContentBlock, blocked string) {
-	if !a.opts.Hooks.Has(hooks.UserPromptSubmit, "") {
+	if a.depth > 0 || !a.opts.Hooks.Has(hooks.UserPromptSubmit, "") {
 		return nil, ""
 	}
 	in := hooks.UserPromptSubmitInput{Common: a.hookCommon(hooks.UserPromptSubmit, true), Prompt: prompt}
@@ -229,4 +230,17 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 	}
 	content = append(content, llm.TextBlock("<system-reminder>\n"+stopFeedback+"\n"+event+" hook feedback:\n"+blockTexts(o.Blocks)+"\n</system-reminder>"))
 	return llm.Message{Role: llm.RoleUser, Content: content}, true
+}
+
+// preCompact runs the PreCompact hooks before a compaction; what they say
+// reaches the user only.
+func (a *Agent) preCompact(ctx context.Context, trigger CompactTrigger, instructions string) {
+	if !a.opts.Hooks.Has(hooks.PreCompact, string(trigger)) {
+		return
+	}
+	in := hooks.PreCompactInput{Common: a.hookCommon(hooks.PreCompact, false), Trigger: string(trigger)}
+	if instructions != "" {
+		in.CustomInstructions = &instructions
+	}
+	a.runHooks(ctx, hooks.PreCompact, string(trigger), in)
 }

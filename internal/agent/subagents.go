@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -93,7 +94,8 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 	opts := Options{
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
-		SubAgents: p.opts.SubAgents,
+		SubAgents: p.opts.SubAgents, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type.Name,
+		TranscriptPath: subAgentTranscript(p.opts.TranscriptPath, req.AgentID),
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
 			case AssistantMessage:
@@ -123,6 +125,15 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 		return report, fmt.Errorf("sub-agent %s: %w", req.AgentID, res.Err)
 	}
 	return report, nil
+}
+
+// subAgentTranscript is where a sub-agent's transcript is kept, beside its
+// parent's: <session>/subagents/agent-<id>.jsonl, as hooks are told.
+func subAgentTranscript(parent, id string) string {
+	if parent == "" {
+		return ""
+	}
+	return strings.TrimSuffix(parent, ".jsonl") + "/subagents/agent-" + id + ".jsonl"
 }
 
 // subAgentModel picks the model of a sub-agent: the call's, else the type's,

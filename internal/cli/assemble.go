@@ -37,6 +37,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 		},
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
+		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd),
 	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }

@@ -59,7 +59,9 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 		sessionID: conv.id, model: s.model}
 	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
+	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut)
 	res := runWithBackground(ctx, agent.New(agentOpts), state, text, p)
+	s.sessionEnd(conv, "other")
 	p.finish(res)
 	return exitFor(res, s.provider, f.Getenv)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/permission"
@@ -52,6 +53,8 @@ type session struct {
 	mcpServers []mcp.Server
 	// heldServers are the project's MCP servers awaiting the user's approval.
 	heldServers []mcp.Server
+	// hooks are the session's lifecycle hooks; nil when none is configured.
+	hooks *hooks.Engine
 	// passEnv names the credentials the user's own settings pass to child
 	// processes (config.PassEnv); the others are kept from them.
 	passEnv []string
@@ -104,6 +107,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	s.custom = customTools(files, errOut)
 	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.custom), s.agentTypes)
 	s.loadServers(opts, f.Getenv, errOut)
+	s.hooks = s.loadHooks(errOut)
 	return s, nil
 }
 

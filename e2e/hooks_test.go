@@ -1,0 +1,52 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// teamHooks is the README's team example: no writes to migrations/, the
+// ticket in every prompt, and context at the start of the session.
+const teamHooks = `{"hooks": {
+	"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+		"command": "grep -q 'migrations/' && { echo 'migrations/ is frozen' >&2; exit 2; }; exit 0"}]}],
+	"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'Ticket ABC-123: fix the login bug'"}]}],
+	"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo 'Team rules: run make test'"}]}]}}`
+
+func TestProjectHooksRunOnlyInATrustedFolder(t *testing.T) {
+	r := newRun(t)
+	writeSettings(t, r.dir, ".claude/settings.json", teamHooks)
+	os.MkdirAll(filepath.Join(r.dir, "migrations"), 0o755)
+	r.srv.Push(calls(bashUse("b1", "touch migrations/0001.sql")), text("done"))
+	out := r.exec("-p", "add a migration", "--allowedTools", "Bash(touch:*)", "--permission-mode", "acceptEdits")
+	if out.code != 0 || !strings.Contains(out.stderr, "hook PreToolUse (grep -q") || !strings.Contains(out.stderr, "not trusted") {
+		t.Fatalf("untrusted: exit %d, stderr %q; want the hooks named as ignored", out.code, out.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "migrations", "0001.sql")); err != nil {
+		t.Fatal("the allowed touch did not run: an untrusted folder's hook blocked it")
+	}
+
+	r = newRun(t)
+	writeSettings(t, r.dir, ".claude/settings.json", teamHooks)
+	os.MkdirAll(filepath.Join(r.dir, "migrations"), 0o755)
+	r.trust(false)
+	r.srv.Push(calls(bashUse("b1", "touch migrations/0001.sql")), text("done"))
+	if out := r.exec("-p", "add a migration", "--allowedTools", "Bash(touch:*)", "--permission-mode", "acceptEdits"); out.code != 0 {
+		t.Fatalf("trusted: exit %d: %s", out.code, out.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "migrations", "0001.sql")); err == nil {
+		t.Error("the hook did not block the write to migrations/ in a trusted folder")
+	}
+	first := r.srv.Requests()[0].Messages[0].Content
+	if len(first) < 3 || first[0].Text != "<system-reminder>\nSessionStart:startup hook success: Team rules: run make test\n</system-reminder>" ||
+		first[1].Text != "<system-reminder>\nUserPromptSubmit hook success: Ticket ABC-123: fix the login bug\n</system-reminder>" {
+		t.Errorf("first message = %+v", first)
+	}
+	result := lastResults(t, r.srv, 1)[0]
+	want := "PreToolUse:Bash hook error: [grep -q 'migrations/' && { echo 'migrations/ is frozen' >&2; exit 2; }; exit 0]: migrations/ is frozen\n"
+	if got := contentText(result); got != want || !result.IsError {
+		t.Errorf("tool_result %q (is_error %v), want %q", got, result.IsError, want)
+	}
+}

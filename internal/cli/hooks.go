@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mini-claude/mini-claude/internal/credentials"
+	"github.com/mini-claude/mini-claude/internal/hooks"
+	"github.com/mini-claude/mini-claude/internal/llm"
+	transcript "github.com/mini-claude/mini-claude/internal/session"
+)
+
+// loadHooks builds the session's hooks from its settings files, a project's
+// only once its folder is trusted (config.Screen); "disableAllHooks" in any
+// of them turns every hook off. Hooks run in the project folder without the
+// credentials mini-claude uses, unless the user's settings pass them on.
+func (s *session) loadHooks(errOut io.Writer) *hooks.Engine {
+	var all []hooks.Hook
+	for _, f := range s.files {
+		if f.DisableAllHooks {
+			return nil
+		}
+		found, problems := hooks.Parse(f.Hooks, f.Path)
+		for _, err := range problems {
+			fmt.Fprintf(errOut, "Warning: %v\n", err)
+		}
+		all = append(all, found...)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return hooks.New(all, hooks.Options{ProjectDir: s.cwd, Env: credentials.ChildEnv(os.Environ(), s.passEnv)})
+}
+
+// transcriptPath is where the conversation's transcript is, as hooks are
+// told: the file it is written to, or where it would be.
+func (c *conversation) transcriptPath(cwd string) string {
+	if c.transcript != nil {
+		return c.transcript.Path()
+	}
+	return transcript.Path(cwd, c.id)
+}
+
+// hookCommon is the start of the input of a session-wide hook.
+func (s *session) hookCommon(conv *conversation, event string) hooks.Common {
+	return hooks.Common{SessionID: conv.id, TranscriptPath: conv.transcriptPath(s.cwd), Cwd: s.cwd, HookEventName: event}
+}
+
+// sessionStart runs the SessionStart hooks of source (startup, resume, clear
+// or compact) and returns what they said, as the first blocks of the next
+// prompt's message. Failures are told on errOut.
+func (s *session) sessionStart(ctx context.Context, conv *conversation, source string, errOut io.Writer) []llm.ContentBlock {
+	if !s.hooks.Has(hooks.SessionStart, source) {
+		return nil
+	}
+	in := hooks.SessionStartInput{Common: s.hookCommon(conv, hooks.SessionStart), Source: source}
+	o := s.hooks.Run(ctx, hooks.SessionStart, source, in)
+	for _, f := range o.Failures {
+		fmt.Fprintf(errOut, "Warning: %s\n", f.Describe())
+	}
+	var blocks []llm.ContentBlock
+	for _, c := range o.Context {
+		label := "SessionStart:" + source + " hook success: "
+		if c.Additional {
+			label = "SessionStart hook additional context: "
+		}
+		blocks = append(blocks, llm.TextBlock("<system-reminder>\n"+label+c.Text+"\n</system-reminder>"))
+	}
+	return blocks
+}
+
+// sessionEnd runs the SessionEnd hooks: reason is other at the end of a -p
+// run, clear when /clear leaves the conversation, prompt_input_exit when the
+// user leaves the UI. It waits for them: the process ends after.
+func (s *session) sessionEnd(conv *conversation, reason string) {
+	if !s.hooks.Has(hooks.SessionEnd, reason) {
+		return
+	}
+	in := hooks.SessionEndInput{Common: s.hookCommon(conv, hooks.SessionEnd), Reason: reason}
+	s.hooks.Run(context.Background(), hooks.SessionEnd, reason, in)
+}
+
+// startSource is the SessionStart source of a run's first conversation.
+func startSource(opts *Options) string {
+	if opts.Continue || opts.Resume != "" {
+		return "resume"
+	}
+	return "startup"
+}
