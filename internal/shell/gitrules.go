@@ -84,6 +84,12 @@ var gitRules = []gitRule{
 	// git status runs core.fsmonitor as a hook on every call; false is
 	// git's default.
 	{pattern: "core.fsmonitor", neutral: "false", always: true},
+	// git 2.54 and later run hooks the configuration defines
+	// (hook.<name>.command on hook.<name>.event), which core.hooksPath does
+	// not reach: git status runs one on post-index-change. true runs
+	// nothing, and enabled=false switches the hook off (found with git 2.55).
+	{pattern: "hook.*.command", neutral: "true"},
+	{pattern: "hook.*.enabled", neutral: "false"},
 	// Hooks run from .git/hooks when no key names them (git status runs
 	// post-index-change when it refreshes the index); /dev/null/<hook> never
 	// exists. The user's own absolute hooks directory is kept; a relative
