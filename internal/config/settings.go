@@ -124,7 +124,7 @@ func Load(cwd string) ([]File, []error) {
 	var errs []error
 	for _, l := range locations(cwd) {
 		path := l.path
-		data, err := os.ReadFile(path)
+		data, err := ReadSmallFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

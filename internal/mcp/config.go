@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
@@ -239,7 +240,7 @@ type parser struct {
 }
 
 func (p *parser) projectFile(path string) ([]Server, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadSmallFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -255,7 +256,7 @@ func (p *parser) flag(value string) ([]Server, error) {
 	if trimmed := strings.TrimSpace(value); strings.HasPrefix(trimmed, "{") {
 		return p.file([]byte(trimmed), "--mcp-config", SourceDynamic)
 	}
-	data, err := os.ReadFile(value)
+	data, err := config.ReadSmallFile(value)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", value, err)
 	}

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/mini-claude/mini-claude/internal/config"
 )
 
 // Type is a kind of sub-agent the model can start: its system prompt, the
@@ -126,7 +127,7 @@ type frontMatter struct {
 // readType parses one agent type file: YAML front matter between --- lines,
 // then the system prompt.
 func readType(path string) (Type, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadSmallFile(path)
 	if err != nil {
 		return Type{}, fmt.Errorf("agent type %s: %w", path, err)
 	}
