@@ -272,10 +272,8 @@ func askServer(ctx context.Context, s *session, server mcp.Server) (int, error) 
 // askTrust asks whether to trust the folder, listing what it defines; No is
 // the default, and leaving the question ends the run.
 func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error) {
-	lines := []string{s.cwd, "", "Its own files define things that run programs, widen permissions or redirect traffic:"}
-	for _, it := range items {
-		lines = append(lines, "  • "+it.String())
-	}
+	lines := []string{oneLine(s.cwd), "", "Its own files define things that run programs, widen permissions or redirect traffic:"}
+	lines = append(lines, itemLines(items, maxTrustItems)...)
 	lines = append(lines, "", "Trust it only if you wrote these files or know who did; trusting it also trusts the folders inside it. "+
 		"Without trust they are ignored; its deny and ask rules apply either way. MCP servers are asked about one by one even then.")
 	if home, _ := os.UserHomeDir(); trust.Broad(s.cwd, home) {
@@ -334,6 +332,47 @@ func loaderVariables(env map[string]string) []string {
 	}
 	slices.Sort(found)
 	return found
+}
+
+// maxTrustItems is how many items the trust question lists one by one.
+const maxTrustItems = 12
+
+// dangerOrder ranks the kinds of items, those that run programs first, so
+// that what matters most is listed before the list is cut.
+var dangerOrder = []string{trust.KindMCPServer, trust.KindHook, trust.KindTool, trust.KindAllowRule, trust.KindMode,
+	trust.KindDirectory, trust.KindProvider, trust.KindModel, trust.KindAgentType}
+
+// itemLines lists the items most dangerous first (an allow rule that grants
+// a whole tool before one that names a path), at most max of them, then how
+// many more there are of each kind.
+func itemLines(items []trust.Item, max int) []string {
+	rank := func(it trust.Item) int {
+		r := 2 * slices.Index(dangerOrder, it.Kind)
+		if it.Kind == trust.KindAllowRule && strings.Contains(it.Name, "(") && !strings.Contains(it.Name, "(*") {
+			r++
+		}
+		return r
+	}
+	sorted := slices.Clone(items)
+	slices.SortStableFunc(sorted, func(a, b trust.Item) int { return rank(a) - rank(b) })
+	var lines []string
+	for i, it := range sorted {
+		if i == max {
+			more := map[string]int{}
+			for _, rest := range sorted[max:] {
+				more[rest.Kind]++
+			}
+			var counts []string
+			for _, kind := range dangerOrder {
+				if more[kind] > 0 {
+					counts = append(counts, fmt.Sprintf("%s: %d", kind, more[kind]))
+				}
+			}
+			return append(lines, fmt.Sprintf("  • and %d more (%s)", len(sorted)-max, strings.Join(counts, ", ")))
+		}
+		lines = append(lines, "  • "+it.String())
+	}
+	return lines
 }
 
 // folderItems are the held items that trusting the folder would admit.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,5 +171,18 @@ func TestInTheHomeFolderTheUsersOwnAgentsAreNotTheFolders(t *testing.T) {
 	}
 	if held := s.gate.Held(); len(held) != 0 || !strings.Contains(strings.Join(names, " "), "cc") || !strings.Contains(strings.Join(names, " "), "mc") {
 		t.Errorf("types %v, held %v: want both of the user's types loaded and nothing held", names, held)
+	}
+}
+
+func TestTheTrustQuestionListsWhatRunsFirstAndCutsTheRest(t *testing.T) {
+	var items []trust.Item
+	for i := range 40 {
+		items = append(items, trust.Item{Kind: trust.KindAllowRule, Name: fmt.Sprintf("Read(./docs/page%d.md)", i)})
+	}
+	items = append(items, trust.Item{Kind: trust.KindAllowRule, Name: "Bash"}, trust.Item{Kind: trust.KindMCPServer, Name: "db", Detail: "node x"})
+	lines := itemLines(items, 12)
+	if len(lines) != 13 || !strings.Contains(lines[0], "MCP server db") || !strings.Contains(lines[1], "allow rule Bash") ||
+		lines[12] != "  • and 30 more (allow rule: 30)" {
+		t.Errorf("lines = %q", lines)
 	}
 }

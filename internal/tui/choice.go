@@ -58,6 +58,7 @@ type choice struct {
 	selected int
 	picked   int
 	width    int
+	height   int
 }
 
 func (c *choice) Init() tea.Cmd { return nil }
@@ -65,7 +66,7 @@ func (c *choice) Init() tea.Cmd { return nil }
 func (c *choice) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		c.width = msg.Width
+		c.width, c.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		n := len(c.q.Answers)
 		switch key := msg.String(); key {
@@ -94,10 +95,14 @@ func (c *choice) View() tea.View {
 		width = 80
 	}
 	inner := max(20, width-4)
-	lines := []string{boldStyle.Render(c.q.Title), ""}
+	var body []string
 	for _, l := range c.q.Lines {
-		lines = append(lines, wrap(l, inner)...)
+		body = append(body, wrap(l, inner)...)
 	}
+	if c.height > 0 {
+		body = clipMiddle(body, c.height-len(c.q.Answers)-7)
+	}
+	lines := append([]string{boldStyle.Render(c.q.Title), ""}, body...)
 	lines = append(lines, "")
 	for i, a := range c.q.Answers {
 		label := fmt.Sprintf("%d. %s", i+1, a)
@@ -111,4 +116,18 @@ func (c *choice) View() tea.View {
 	v := tea.NewView(dialogBorder.Width(width).Render(strings.Join(lines, "\n")))
 	v.AltScreen = true
 	return v
+}
+
+// clipMiddle keeps lines within room rows, cutting from the middle and
+// saying how many were cut, so that a question's title, its end and its
+// answers always show, however much it lists.
+func clipMiddle(lines []string, room int) []string {
+	room = max(room, 3)
+	if len(lines) <= room {
+		return lines
+	}
+	head := (room - 1) / 2
+	tail := room - 1 - head
+	cut := len(lines) - head - tail
+	return append(append(lines[:head:head], dimStyle.Render(fmt.Sprintf("… %d more lines", cut))), lines[len(lines)-tail:]...)
 }

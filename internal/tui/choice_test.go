@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 func TestQuestionAnswers(t *testing.T) {
@@ -41,5 +44,23 @@ func TestQuestionViewShowsItsLinesAndMarksTheSelection(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("view lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+func TestAQuestionTooLongForTheTerminalStillShowsItsAnswers(t *testing.T) {
+	var lines []string
+	for i := range 60 {
+		lines = append(lines, fmt.Sprintf("item %d", i))
+	}
+	c := &choice{q: Question{Title: "Trust?", Lines: lines, Answers: []string{"Yes", "No"}, Default: 1}, selected: 1}
+	c.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
+	view := c.View().Content
+	for _, want := range []string{"Trust?", "item 0", "item 59", "more lines", "1. Yes", "2. No", "Enter to confirm"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	if n := strings.Count(view, "\n") + 1; n > 20 {
+		t.Errorf("the view is %d rows in a 20-row terminal", n)
 	}
 }
