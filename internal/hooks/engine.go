@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/google/uuid"
 )
 
 // Engine holds a session's hooks and runs those of an event.
@@ -75,23 +77,106 @@ func (e *Engine) Has(event, target string) bool {
 
 // Run runs the hooks of event that match target, in parallel, each with
 // input as JSON on stdin, and folds their answers into one Outcome.
-func (e *Engine) Run(ctx context.Context, event, target string, input any) Outcome {
+func (e *Engine) Run(ctx context.Context, event, target string, input any, opts ...RunOption) Outcome {
 	hooks := e.matching(event, target)
 	if len(hooks) == 0 {
 		return Outcome{}
+	}
+	var o runOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	data, err := json.Marshal(input)
 	if err != nil {
 		return Outcome{Failures: []Result{{Hook: Hook{Event: event, Command: "(every " + event + " hook)"}, ExitCode: -1,
 			Err: fmt.Errorf("their input could not be encoded: %w", err)}}}
 	}
+	name := Name(event, target)
 	results := make([]Result, len(hooks))
 	var wg sync.WaitGroup
+	var observeMu sync.Mutex
+	report := func(p Progress) {
+		if o.observe == nil {
+			return
+		}
+		observeMu.Lock()
+		defer observeMu.Unlock()
+		o.observe(p)
+	}
 	for i, h := range hooks {
-		wg.Go(func() { results[i] = run(ctx, h, e.dir, e.env, data) })
+		wg.Go(func() {
+			id := uuid.NewString()
+			report(Progress{ID: id, Name: name, Hook: h})
+			results[i] = run(ctx, h, e.dir, e.env, data)
+			report(Progress{ID: id, Name: name, Hook: h, Result: &results[i]})
+		})
 	}
 	wg.Wait()
 	return fold(event, results)
+}
+
+// RunOption changes how one Run goes.
+type RunOption func(*runOptions)
+
+type runOptions struct {
+	observe func(Progress)
+}
+
+// Observe has Run report each hook to f as it starts and as it ends, one
+// report at a time, from the hooks' goroutines: a front end shows what runs.
+func Observe(f func(Progress)) RunOption {
+	return func(o *runOptions) { o.observe = f }
+}
+
+// Progress is one hook's start (Result nil) or end.
+type Progress struct {
+	// ID is the same in a hook's two reports and new for every run.
+	ID string
+	// Name is the hooks' name as Claude Code reports it (see Name).
+	Name string
+	Hook Hook
+	// Result is what the hook did, once it ended.
+	Result *Result
+}
+
+// Name is how Claude Code names the hooks of event run for target in its
+// reports: "<Event>:<target>" (PreToolUse:Bash, SessionStart:startup), or
+// the bare event for those whose matcher reads no target of the run
+// (UserPromptSubmit, Stop, SubagentStop) and when there is no target.
+func Name(event, target string) string {
+	switch {
+	case target == "", event == UserPromptSubmit, event == Stop, event == SubagentStop:
+		return event
+	}
+	return event + ":" + target
+}
+
+// The outcomes of a hook as Claude Code reports them.
+const (
+	OutcomeSuccess   = "success"
+	OutcomeError     = "error"
+	OutcomeCancelled = "cancelled"
+)
+
+// Outcome says how the hook ended, in Claude Code's words: success (exit
+// 0), cancelled (timed out or stopped with the session's turn) or error.
+func (r Result) Outcome() string {
+	switch {
+	case r.TimedOut || r.Cancelled:
+		return OutcomeCancelled
+	case r.Err == nil && r.ExitCode == 0:
+		return OutcomeSuccess
+	}
+	return OutcomeError
+}
+
+// ReportedExitCode is the exit code Claude Code reports: 1 for a hook that
+// did not exit on its own (timed out, cancelled, or never started).
+func (r Result) ReportedExitCode() int {
+	if r.ExitCode < 0 || r.Err != nil {
+		return 1
+	}
+	return r.ExitCode
 }
 
 // Outcome is what the hooks of one event decided together.
@@ -196,6 +281,8 @@ func (r Result) Describe() string {
 		return fmt.Sprintf("%s hook %q could not run: %v", r.Hook.Event, r.Hook.Command, r.Err)
 	case r.TimedOut:
 		return fmt.Sprintf("%s hook %q did not answer within %s and was stopped", r.Hook.Event, r.Hook.Command, r.Hook.Timeout)
+	case r.Cancelled:
+		return fmt.Sprintf("%s hook %q was stopped: what it ran for was interrupted", r.Hook.Event, r.Hook.Command)
 	}
 	return fmt.Sprintf("%s hook %q failed with status %d: %s", r.Hook.Event, r.Hook.Command, r.ExitCode, strings.TrimSpace(r.Stderr))
 }

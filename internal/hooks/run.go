@@ -24,6 +24,9 @@ type Result struct {
 	Output *Output
 	// TimedOut says the hook ran past its timeout and was killed.
 	TimedOut bool
+	// Cancelled says the hook was killed because what it ran for was
+	// cancelled (the user interrupted the turn).
+	Cancelled bool
 	// Err says why the hook could not run at all.
 	Err      error
 	Duration time.Duration
@@ -33,6 +36,7 @@ type Result struct {
 // with input on stdin; past its timeout, or when ctx ends, the group is killed.
 func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Result {
 	started := time.Now()
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", h.Command)
@@ -47,7 +51,9 @@ func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Re
 	res := Result{Hook: h, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(started)}
 	var exit *exec.ExitError
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case err != nil && parent.Err() != nil:
+		res.Cancelled, res.ExitCode = true, -1
+	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.TimedOut, res.ExitCode = true, -1
 	case err != nil && !errors.As(err, &exit) && !errors.Is(err, exec.ErrWaitDelay):
 		res.Err = err
