@@ -141,6 +141,9 @@ type Agent struct {
 	promptID string
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
+	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
+	// that blocked, for what the user is shown of them.
+	hookBlocks []hooks.Block
 }
 
 // New returns an Agent with an empty conversation.
@@ -179,7 +182,8 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	a.promptID = uuid.NewString()
 	extra, blocked := a.promptSubmit(ctx, prompt)
 	if blocked != "" {
-		a.emit(HookNotice{Level: "warning", Text: blocked})
+		a.emit(HookNotice{Level: "warning", Text: blocked, Kind: NoticePromptBlocked, Event: hooks.UserPromptSubmit,
+			Reason: blockReasons(a.hookBlocks)})
 		return Result{Outcome: Completed, Text: blocked}
 	}
 	a.latestRequest = prompt
@@ -256,10 +260,12 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			if more, blocked := a.stopHooks(ctx, res.Text, stopBlocks > 0); blocked && stopBlocks < stopHookCap {
 				stopBlocks++
 				a.addUser(more)
+				a.emit(StopHookFeedback{Event: a.stopEvent(), Text: a.stopEvent() + " hook feedback:\n" + blockTexts(a.hookBlocks)})
 				continue
 			} else if blocked {
 				a.emit(HookNotice{Level: "warning", Text: fmt.Sprintf("A hook blocked the turn from ending %d consecutive times—overriding and ending turn. "+
-					"For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true.", stopHookCap)})
+					"For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true.", stopHookCap),
+					Kind: NoticeStopCap, Event: a.stopEvent()})
 			}
 			res.Outcome = Completed
 			return res

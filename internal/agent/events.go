@@ -85,11 +85,17 @@ type ToolFinished struct {
 	Duration time.Duration
 }
 
-// PermissionDenied says a call was refused by a rule, the mode or the user;
-// Message is what the model was told.
+// PermissionDenied says a call was refused by a rule, the mode, the user or
+// a PreToolUse hook; Message is what the model was told.
 type PermissionDenied struct {
 	Denial  Denial
 	Message string
+	// ByHook says a PreToolUse hook refused the call (exit 2, "deny", an
+	// updatedInput that is not valid) or raised the question refused ("ask").
+	ByHook bool
+	// Asked says the call needed asking and the refusal is the answer: the
+	// user's, or in -p, where no one can be asked, the question itself.
+	Asked bool
 }
 
 // CompactionStarted says the history is being summarised to free context;

@@ -123,15 +123,15 @@ func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBl
 		return nil, a.finish(p, errorResult(p.use.ID, bounded(p, &env, err.Error())), 0), nil
 	}
 	verdict := a.preToolUse(ctx, p, &env)
-	refusal, denied := verdict.refusal, verdict.refusal != ""
-	if !denied {
-		refusal, denied = a.authorize(ctx, p, &env, verdict)
+	r := refusal{text: verdict.refusal, byHook: verdict.refusal != ""}
+	if r.text == "" {
+		r = a.authorize(ctx, p, &env, verdict)
 	}
-	if denied {
-		refusal = bounded(p, &env, refusal)
+	if r.text != "" {
+		text := bounded(p, &env, r.text)
 		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
-		a.emit(PermissionDenied{Denial: denial, Message: refusal})
-		return nil, a.finish(p, plainError(p.use.ID, refusal), 0), &denial
+		a.emit(PermissionDenied{Denial: denial, Message: text, ByHook: r.byHook, Asked: r.asked})
+		return nil, a.finish(p, plainError(p.use.ID, text), 0), &denial
 	}
 	return &env, llm.ContentBlock{}, nil
 }
@@ -184,26 +184,38 @@ func isEmpty(content []llm.ContentBlock) bool {
 	return true
 }
 
+// refusal is why a call may not run; text is "" when it may.
+type refusal struct {
+	// text is what the model is told.
+	text string
+	// asked says the call needed asking: the refusal answers a question
+	// (in -p, where there is no one to ask, the question itself).
+	asked bool
+	// byHook says a PreToolUse hook refused it or raised the question.
+	byHook bool
+}
+
 // authorize decides whether the call may run, asking the Prompter when the
 // rules say ask. A PreToolUse hook's "allow" answers that question and its
-// "ask" raises one, but neither beats a deny. It returns the message for the
-// model when the call is refused.
-func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) (string, bool) {
+// "ask" raises one, but neither beats a deny. It returns the refusal, with
+// the message for the model, when the call may not run.
+func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) refusal {
 	name := p.call.Tool().Name()
 	query := PermissionQuery(ctx, p.call, env)
 	decision := a.opts.Permissions.Decide(query)
+	byHook := false
 	switch {
 	case decision.Behavior == permission.Deny:
-		return decision.Reason, true
+		return refusal{text: decision.Reason}
 	case hook.permission == "allow":
-		return "", false
+		return refusal{}
 	case hook.permission == "ask":
-		decision = permission.Decision{Behavior: permission.Ask, Reason: hook.reason}
+		decision, byHook = permission.Decision{Behavior: permission.Ask, Reason: hook.reason}, true
 		if _, headless := a.opts.Prompter.(permission.NeverAsk); headless {
-			return hook.reason, true
+			return refusal{text: hook.reason, asked: true, byHook: true}
 		}
 	case decision.Behavior == permission.Allow:
-		return "", false
+		return refusal{}
 	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
@@ -211,13 +223,13 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 		Subject: decision.Subject, Rule: SuggestRule(query, decision)})
 	switch {
 	case err != nil:
-		return fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), true
+		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}
 	case answer.Allow:
-		return "", false
+		return refusal{}
 	case answer.Message != "":
-		return answer.Message, true
+		return refusal{text: answer.Message, asked: true, byHook: byHook}
 	}
-	return fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), true
+	return refusal{text: fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), asked: true, byHook: byHook}
 }
 
 // PermissionQuery describes a parsed call for the permission engine: the

@@ -21,6 +21,14 @@ type HookNotice struct {
 	// Level is "notice", "warning" or "error".
 	Level string
 	Text  string
+	// Kind, when set, is what Claude Code tags the notice with (NoticeNoVerdict…).
+	Kind string
+	// Event is the event of the hooks the notice is about.
+	Event string
+	// ToolUseID is the call a PreToolUse notice is about.
+	ToolUseID string
+	// Reason is what the hooks that blocked said (NoticePromptBlocked).
+	Reason string
 }
 
 // hookCommon is the start of every hook input of this agent.
@@ -36,16 +44,18 @@ func (a *Agent) hookCommon(event string, withMode bool) hooks.Common {
 // runHooks runs the hooks of event for target and tells the user what they
 // said or how they failed.
 func (a *Agent) runHooks(ctx context.Context, event, target string, input any) hooks.Outcome {
-	o := a.opts.Hooks.Run(ctx, event, target, input)
+	o := a.opts.Hooks.Run(ctx, event, target, input, a.observeHooks())
 	for _, m := range o.Messages {
-		a.emit(HookNotice{Level: "notice", Text: hookLabel(event, target) + " says: " + m})
+		a.emit(HookNotice{Level: "notice", Text: hookLabel(event, target) + " says: " + m, Event: event})
 	}
 	for _, f := range o.Failures {
 		if f.TimedOut && event == hooks.PreToolUse {
-			a.emit(HookNotice{Level: "warning", Text: "A hook didn't answer in time, so it didn't check this action."})
+			pre, _ := input.(hooks.PreToolUseInput)
+			a.emit(HookNotice{Level: "warning", Text: "A hook didn't answer in time, so it didn't check this action.",
+				Kind: NoticeNoVerdict, Event: event, ToolUseID: pre.ToolUseID})
 			continue
 		}
-		a.emit(HookNotice{Level: "error", Text: f.Describe()})
+		a.emit(HookNotice{Level: "error", Text: f.Describe(), Event: event})
 	}
 	return o
 }
@@ -177,6 +187,7 @@ func (a *Agent) promptSubmit(ctx context.Context, prompt string) (context []llm.
 	in := hooks.UserPromptSubmitInput{Common: a.hookCommon(hooks.UserPromptSubmit, true), Prompt: prompt}
 	o := a.runHooks(ctx, hooks.UserPromptSubmit, "", in)
 	if o.Blocked() {
+		a.hookBlocks = o.Blocks
 		return nil, "UserPromptSubmit operation blocked by hook:\n" + blockTexts(o.Blocks) + "\n\nOriginal prompt: " + prompt
 	}
 	return contextBlocks(hooks.UserPromptSubmit, o.Context), ""
@@ -222,6 +233,7 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 	if !o.Blocked() {
 		return llm.Message{}, false
 	}
+	a.hookBlocks = o.Blocks
 	var content []llm.ContentBlock
 	for _, b := range o.Blocks {
 		if !strings.HasPrefix(b.Text, "["+b.Command+"]: ") {
