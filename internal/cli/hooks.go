@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -50,15 +51,23 @@ func (s *session) hookCommon(conv *conversation, event string) hooks.Common {
 
 // sessionStart runs the SessionStart hooks of source (startup, resume, clear
 // or compact) and returns what they said, as the first blocks of the next
-// prompt's message. Failures are told on errOut.
-func (s *session) sessionStart(ctx context.Context, conv *conversation, source string, errOut io.Writer) []llm.ContentBlock {
+// prompt's message. show gets each hook's start and end and the hooks'
+// messages; failures are told on errOut, or to show when errOut is nil.
+func (s *session) sessionStart(ctx context.Context, conv *conversation, source string, errOut io.Writer, show func(agent.Event)) []llm.ContentBlock {
 	if !s.hooks.Has(hooks.SessionStart, source) {
 		return nil
 	}
 	in := hooks.SessionStartInput{Common: s.hookCommon(conv, hooks.SessionStart), Source: source}
-	o := s.hooks.Run(ctx, hooks.SessionStart, source, in)
+	o := s.hooks.Run(ctx, hooks.SessionStart, source, in, observe(show))
+	for _, m := range o.Messages {
+		show(agent.HookNotice{Level: "notice", Text: hooks.Name(hooks.SessionStart, source) + " says: " + m, Event: hooks.SessionStart})
+	}
 	for _, f := range o.Failures {
-		fmt.Fprintf(errOut, "Warning: %s\n", f.Describe())
+		if errOut != nil {
+			fmt.Fprintf(errOut, "Warning: %s\n", f.Describe())
+		} else {
+			show(agent.HookNotice{Level: "error", Text: f.Describe(), Event: hooks.SessionStart})
+		}
 	}
 	var blocks []llm.ContentBlock
 	for _, c := range o.Context {
@@ -74,12 +83,17 @@ func (s *session) sessionStart(ctx context.Context, conv *conversation, source s
 // sessionEnd runs the SessionEnd hooks: reason is other at the end of a -p
 // run, clear when /clear leaves the conversation, prompt_input_exit when the
 // user leaves the UI. It waits for them: the process ends after.
-func (s *session) sessionEnd(conv *conversation, reason string) {
+func (s *session) sessionEnd(conv *conversation, reason string, show func(agent.Event)) {
 	if !s.hooks.Has(hooks.SessionEnd, reason) {
 		return
 	}
 	in := hooks.SessionEndInput{Common: s.hookCommon(conv, hooks.SessionEnd), Reason: reason}
-	s.hooks.Run(context.Background(), hooks.SessionEnd, reason, in)
+	s.hooks.Run(context.Background(), hooks.SessionEnd, reason, in, observe(show))
+}
+
+// observe has the engine report each hook's run to show as the agent's events.
+func observe(show func(agent.Event)) hooks.RunOption {
+	return hooks.Observe(func(p hooks.Progress) { show(agent.HookEvent(p)) })
 }
 
 // startSource is the SessionStart source of a run's first conversation.

@@ -37,6 +37,14 @@ type printer struct {
 	spent map[string]agent.ModelUsage
 	// subAgents describes the sub-agents started so far, by agent id.
 	subAgents map[string]agent.SubAgentStarted
+	// includeHooks reports every hook's run in stream-json (--include-hook-events).
+	includeHooks bool
+	// init is the stream-json init line until it is printed: before the
+	// first line that is not a hook's run, as Claude Code prints it after
+	// the SessionStart and UserPromptSubmit hooks.
+	init *initEvent
+	// stopNotified says the Stop hook notification was printed.
+	stopNotified bool
 }
 
 // initEvent is the first stream-json line, describing the session.
@@ -72,17 +80,25 @@ func (p *printer) start(s *session, toolNames []string, mcpServers []mcpServerEv
 			names[i] = "Task"
 		}
 	}
-	p.emit(initEvent{
+	p.init = &initEvent{
 		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: names,
 		MCPServers: mcpServers, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
 		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes),
 		AdditionalDirectories: dirs, UUID: uuid.NewString(),
-	})
+	}
 }
 
 // event prints one agent event: in stream-json, each assistant content block
 // and each tool result is a line of its own, as Claude Code prints them.
 func (p *printer) event(e agent.Event) {
+	if sub, ok := e.(agent.SubAgentEvent); ok {
+		if inner, ok := subAgentHookEvent(sub); ok {
+			e = inner
+		}
+	}
+	if p.hookEvent(e) {
+		return
+	}
 	switch e := e.(type) {
 	case agent.StreamRetry:
 		p.retry(e)
@@ -104,9 +120,15 @@ func (p *printer) event(e agent.Event) {
 			p.subAgent(e)
 		}
 	case agent.PermissionDenied:
-		if p.format == formatStreamJSON {
-			p.emit(deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
-				ToolUseID: e.Denial.ToolUseID, Message: e.Message, UUID: uuid.NewString(), SessionID: p.sessionID})
+		// Claude Code reports the calls refused for want of someone to ask,
+		// not those a rule or a hook's deny refused (their results say so).
+		if p.format == formatStreamJSON && e.Asked {
+			ev := deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
+				ToolUseID: e.Denial.ToolUseID, Message: e.Message, UUID: uuid.NewString(), SessionID: p.sessionID}
+			if e.ByHook {
+				ev.DecisionReasonType, ev.DecisionReason = "hook", e.Message
+			}
+			p.emit(ev)
 		}
 	}
 }
@@ -117,9 +139,12 @@ type deniedEvent struct {
 	Subtype   string `json:"subtype"`
 	ToolName  string `json:"tool_name"`
 	ToolUseID string `json:"tool_use_id"`
-	Message   string `json:"message"`
-	UUID      string `json:"uuid"`
-	SessionID string `json:"session_id"`
+	// DecisionReasonType is "hook" when a hook asked; DecisionReason is its reason.
+	DecisionReasonType string `json:"decision_reason_type,omitempty"`
+	DecisionReason     string `json:"decision_reason,omitempty"`
+	Message            string `json:"message"`
+	UUID               string `json:"uuid"`
+	SessionID          string `json:"session_id"`
 }
 
 // compactBoundaryEvent reports a compaction in stream-json, in Claude Code's shape.
@@ -172,6 +197,8 @@ type messageEvent struct {
 	Timestamp       string  `json:"timestamp"`
 	RequestID       string  `json:"request_id,omitempty"`
 	ToolUseResult   any     `json:"tool_use_result,omitempty"`
+	// IsSynthetic marks a message the session wrote, such as a Stop hook's feedback.
+	IsSynthetic bool `json:"isSynthetic,omitempty"`
 }
 
 func (p *printer) retry(e agent.StreamRetry) {
@@ -329,8 +356,21 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	return ev
 }
 
-// emit writes v as one line of JSON, with <, > and & as they are, as Claude Code prints them.
+// emit writes v as one line of JSON, with <, > and & as they are, as Claude
+// Code prints them; the init line goes first while it is held.
 func (p *printer) emit(v any) {
+	if p.init != nil {
+		init := p.init
+		p.init = nil
+		p.emitHookLine(init)
+	}
+	p.emitHookLine(v)
+}
+
+// emitHookLine writes v as emit does, leaving a held init line for later:
+// Claude Code reports the hooks that run before the session's first message
+// before its init line.
+func (p *printer) emitHookLine(v any) {
 	enc := json.NewEncoder(p.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {

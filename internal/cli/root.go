@@ -59,10 +59,12 @@ type Factory struct {
 
 // Options are the parsed flags and arguments of the root command.
 type Options struct {
-	Print              bool
-	Prompt             []string
-	OutputFormat       string
-	Verbose            bool
+	Print        bool
+	Prompt       []string
+	OutputFormat string
+	Verbose      bool
+	// IncludeHookEvents reports every hook's run in stream-json, not only SessionStart's.
+	IncludeHookEvents  bool
 	Model              string
 	Provider           string
 	MaxTurns           int
@@ -117,7 +119,8 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl := cmd.Flags()
 	fl.BoolVarP(&opts.Print, "print", "p", false, "Run the prompt headless, print the answer and exit")
 	fl.StringVar(&opts.OutputFormat, "output-format", "text", "Output of -p: text (the answer), json (one result object) or stream-json (one event per line)")
-	fl.BoolVar(&opts.Verbose, "verbose", false, "Report retries and progress on stderr in text mode")
+	fl.BoolVar(&opts.Verbose, "verbose", false, "Report retries, progress and hook runs on stderr in text mode")
+	fl.BoolVar(&opts.IncludeHookEvents, "include-hook-events", false, "With --output-format stream-json: report every hook's start and response (SessionStart's are always reported)")
 	fl.StringVar(&opts.Model, "model", "", "Model to use, optionally after a provider: ollama/qwen3-coder (default $ANTHROPIC_MODEL, else "+llm.DefaultModel+")")
 	fl.StringVar(&opts.Provider, "provider", "", "Model provider: anthropic, openai, or a local server: ollama, llamacpp, vllm (default anthropic)")
 	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "Stop after this many model turns (0: no limit)")
