@@ -30,6 +30,7 @@ func commandTable() []slashCommand {
 		{name: "cost", help: "Show the session's token use and cost", run: (*model).cmdCost},
 		{name: "model", help: "Show the model, or switch with /model NAME", idle: true, run: (*model).cmdModel},
 		{name: "permissions", help: "List the permission rules; /permissions remove RULE deletes one", idle: true, run: (*model).cmdPermissions},
+		{name: "hooks", help: "List the configured hooks: event, matcher, command and settings file", run: (*model).cmdHooks},
 		{name: "tasks", help: "List the background tasks", run: (*model).cmdTasks},
 		{name: "todos", help: "Show the todo list", run: (*model).cmdTodos},
 		{name: "exit", help: "Leave mini-claude", run: (*model).cmdExit},
@@ -71,7 +72,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		fmt.Fprintf(&b, "  /%-12s %s\n", c.name, c.help)
 	}
 	b.WriteString("  !COMMAND      Run a shell command and show its output\n\nKeys:\n" +
-		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history\n" +
+		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history · Tab completes /commands and @paths\n" +
 		"  Esc interrupt the turn · Ctrl+O full or condensed results and compaction summaries\n" +
 		"  PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)\n" +
 		"  Shift+Tab permission mode · Ctrl+C twice exit")
@@ -195,4 +196,33 @@ func (m *model) cmdTasks(string) tea.Cmd {
 	}
 	m.info("Background tasks:\n  " + strings.Join(lines, "\n  "))
 	return nil
+}
+
+// completeCommand completes the slash command being typed, as Tab does: to
+// the one command that starts so, with a space after it, or to what several
+// share, listing them. ok is false when input is not a command name.
+func completeCommand(input string) (completed string, candidates []string, ok bool) {
+	typed, isCommand := strings.CutPrefix(input, "/")
+	if !isCommand || strings.ContainsAny(typed, " \t\n") {
+		return input, nil, false
+	}
+	var names []string
+	for _, c := range commandTable() {
+		if strings.HasPrefix(c.name, typed) {
+			names = append(names, "/"+c.name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return input, nil, true
+	case 1:
+		return names[0] + " ", nil, true
+	}
+	common := names[0]
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	return common, names, true
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,8 @@ const (
 	// blockCompact is a compaction: text says it happened, body is the
 	// message the history was replaced with, shown in full only.
 	blockCompact
+	// blockWarning is a warning line, such as a hook's.
+	blockWarning
 )
 
 // block is one entry of the conversation. A finished block's rendering is
@@ -82,6 +85,8 @@ type toolCall struct {
 	progress *tool.ProgressEvent
 	output   any
 	message  string
+	// byHook says a PreToolUse hook refused the call.
+	byHook bool
 	// queued is the call's drawing while it waits, for queuedFor: an Edit's
 	// or a Write's reads the file and diffs it, too slow for every frame.
 	queued    tool.Text
@@ -198,9 +203,16 @@ func (c *conversation) toolProgress(id string, ev tool.ProgressEvent) {
 	}
 }
 
-func (c *conversation) toolRejected(id, message string) {
+func (c *conversation) toolRejected(id, message string, byHook bool) {
 	if b, ok := c.tools[id]; ok {
-		b.call.state, b.call.message = toolRejected, message
+		b.call.state, b.call.message, b.call.byHook = toolRejected, message, byHook
+	}
+}
+
+// remove takes a block out of the conversation.
+func (c *conversation) remove(b *block) {
+	if i := slices.Index(c.blocks, b); i >= 0 && b != nil {
+		c.blocks = slices.Delete(c.blocks, i, i+1)
 	}
 }
 

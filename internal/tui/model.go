@@ -52,6 +52,10 @@ type model struct {
 	rulesMu         sync.Mutex
 	rememberedRules map[string]bool
 
+	// notifyGen moves on with each activity that disarms the pending
+	// notification (see scheduleNotify).
+	notifyGen int
+
 	usage    llm.Usage
 	costUSD  float64
 	ctxUsed  int
@@ -75,6 +79,12 @@ type turnState struct {
 	// compacting says the turn is a /compact; compactShown that its failure
 	// was already shown from the agent's event.
 	compacting, compactShown bool
+	// prompt is the prompt the turn runs and userBlock the block showing
+	// it; a hook that blocks the prompt puts it back in the input.
+	prompt    string
+	userBlock *block
+	// hooks are the hooks running, for the spinner line.
+	hooks []agent.HookStarted
 }
 
 func newModel(opts Options) *model {
@@ -164,7 +174,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.input.SetWidth(max(10, msg.Width-2))
 		return m, nil
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		cmd := m.key(msg)
+		if m.turn == nil && m.dialog == nil && m.notifyGen > 0 {
+			// Typing is not waiting: the idle notification counts from the last key.
+			cmd = tea.Batch(cmd, m.waitForPrompt())
+		}
+		return m, cmd
 	case tea.MouseWheelMsg:
 		m.wheel(msg)
 		return m, nil
@@ -179,13 +194,17 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.deliverReports()
 	case askMsg:
 		m.dialog = newDialog(msg.prompt, msg.reply, m.opts.AddAllowRule == nil)
+		return m, m.waitForPermission()
+	case notifyMsg:
+		m.notify(msg)
 		return m, nil
 	case askCancelledMsg:
 		m.dialog = nil
 		return m, nil
 	case turnDoneMsg:
 		m.turnDone(msg.result)
-		return m, m.deliverReports()
+		deliver := m.deliverReports()
+		return m, tea.Batch(deliver, m.waitForPrompt())
 	case compactDoneMsg:
 		m.compactDone(msg.err)
 		return m, m.deliverReports()
@@ -268,6 +287,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		return m.submit()
 	case "tab":
+		if completed, candidates, ok := completeCommand(m.input.Value()); ok {
+			m.setInput(completed)
+			m.hint = strings.Join(candidates, "  ")
+			return nil
+		}
 		if completed, candidates, ok := completeMention(m.input.Value(), m.opts.Cwd); ok {
 			m.setInput(completed)
 			m.hint = strings.Join(candidates, "  ")
@@ -380,9 +404,11 @@ func (m *model) submit() tea.Cmd {
 
 func (m *model) startTurn(prompt string) tea.Cmd {
 	m.applyBetweenTurns()
-	m.conv.add(&block{kind: blockUser, text: prompt})
+	user := &block{kind: blockUser, text: prompt}
+	m.conv.add(user)
 	ctx, cancel := context.WithCancel(context.Background())
-	m.turn = &turnState{cancel: cancel, started: time.Now()}
+	m.turn = &turnState{cancel: cancel, started: time.Now(), prompt: prompt, userBlock: user}
+	m.notifyGen++
 	run := m.opts.Run
 	return tea.Batch(tick(), func() tea.Msg {
 		defer cancel()
@@ -409,6 +435,14 @@ func (m *model) turnDone(res agent.Result) {
 
 // event folds one agent event into the conversation.
 func (m *model) event(e agent.Event) {
+	if sub, ok := e.(agent.SubAgentEvent); ok {
+		if n, ok := innermost(sub).(agent.HookNotice); ok {
+			e = n
+		}
+	}
+	if m.hookEvent(e) {
+		return
+	}
 	switch e := e.(type) {
 	case agent.TextDelta:
 		m.conv.appendText(e.Text)
@@ -440,10 +474,22 @@ func (m *model) event(e agent.Event) {
 	case agent.ToolProgress:
 		m.conv.toolProgress(e.ID, e.Progress)
 	case agent.PermissionDenied:
-		m.conv.toolRejected(e.Denial.ToolUseID, e.Message)
+		m.conv.toolRejected(e.Denial.ToolUseID, e.Message, e.ByHook)
 	case agent.ToolFinished:
 		m.conv.toolFinished(e.ID, e.Result, e.Output, e.Duration)
 	default:
 		m.sessionEvent(e)
+	}
+}
+
+// innermost is the event a (nested) sub-agent's event wraps.
+func innermost(e agent.SubAgentEvent) agent.Event {
+	inner := e.Event
+	for {
+		nested, ok := inner.(agent.SubAgentEvent)
+		if !ok {
+			return inner
+		}
+		inner = nested.Event
 	}
 }

@@ -74,6 +74,8 @@ func (r *renderer) block(b *block, width int, full bool) []string {
 		return prefixed(wrap(b.text, width-4), dimStyle.Render("  ⎿ "), "    ", dimStyle)
 	case blockError:
 		return prefixed(wrap(b.text, width-4), errorStyle.Render("  ⎿ "), "    ", errorStyle)
+	case blockWarning:
+		return prefixed(wrap(b.text, width-4), warnStyle.Render("  ⎿ "), "    ", warnStyle)
 	case blockShell:
 		return r.shellLines(b, width, full)
 	case blockInfo:
@@ -178,6 +180,10 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 	case toolFailed:
 		body = rend.RenderError(c.input, c.message, o)
 	case toolRejected:
+		if c.byHook {
+			body = hookRefusal(c.message, o.Width)
+			break
+		}
 		body = rend.RenderRejected(c.input, o)
 		if c.message != "" {
 			body = append(body, tool.ClipLines(tool.Styled(c.message, tool.StyleDim), o.Width)...)

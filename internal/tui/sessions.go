@@ -163,7 +163,8 @@ func (m *model) showConversation(r Resumed) {
 func (m *model) showCall(use, result llm.ContentBlock, kept session.ToolResult) {
 	m.conv.toolQueued(use.ID, use.Name, use.Input)
 	if kept.Rejected {
-		m.conv.toolRejected(use.ID, resultText(result))
+		text := resultText(result)
+		m.conv.toolRejected(use.ID, text, hookRefused(text))
 	}
 	var output any
 	if t := m.render.tools(use.Name); t != nil {

@@ -9,10 +9,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -86,6 +88,15 @@ type Options struct {
 	// PassEnv names the credentials mini-claude uses that the user's own
 	// settings pass to child processes; a "!command" gets none of the others.
 	PassEnv []string
+	// Hooks are the session's configured hooks, which /hooks lists.
+	Hooks []hooks.Hook
+	// Notify runs the Notification hooks with Claude Code's message and
+	// notification_type: a permission dialog open for
+	// PermissionNotifyDelay (default 6 s), or the UI waiting for a prompt
+	// for IdleNotifyDelay after a turn (default 60 s). It is called on the
+	// UI's goroutine and must not block; nil notifies no one.
+	Notify                                 func(message, notificationType string)
+	PermissionNotifyDelay, IdleNotifyDelay time.Duration
 	// In and Out are the terminal; nil means the process's standard streams.
 	In  io.Reader
 	Out io.Writer
@@ -123,6 +134,10 @@ func (u *UI) Run(ctx context.Context) error {
 	u.model.interrupt()
 	return err
 }
+
+// LeftByUser reports, once Run returned, whether the user left the UI
+// (/exit, Ctrl+C twice) rather than the program being stopped.
+func (u *UI) LeftByUser() bool { return u.model.quitting }
 
 // OnEvent hands an agent event to the UI; it is the agent's Options.OnEvent.
 func (u *UI) OnEvent(e agent.Event) {

@@ -67,6 +67,9 @@ func (m *model) spinnerLine() string {
 	if t.thinking {
 		doing = "Thinking…"
 	}
+	if hook := m.hookActivity(); hook != "" {
+		doing = hook
+	}
 	line := fmt.Sprintf("%s %s (%s · ↓ %d tokens · esc to interrupt)", frame, doing, elapsed, tokens)
 	return accentStyle.Render(ansi.Truncate(line, m.width, "…"))
 }
