@@ -115,8 +115,7 @@ func (m *model) hookNotice(e agent.HookNotice) {
 	}
 	text := e.Text
 	if e.Kind == agent.NoticePromptBlocked {
-		text, _, _ = strings.Cut(text, "\n\nOriginal prompt: ")
-		text = strings.TrimRight(text, "\n")
+		text = "UserPromptSubmit operation blocked by hook: " + e.Reason
 		if m.turn != nil {
 			m.conv.remove(m.turn.userBlock)
 			if strings.TrimSpace(m.input.Value()) == "" {
@@ -174,16 +173,29 @@ func (m *model) cmdHooks(string) tea.Cmd {
 	return nil
 }
 
-// hookRefusal is how a call a PreToolUse hook refused is drawn: who refused
-// it, then what the hook said, wrapped rather than cut.
+// hookRefusal is how a call a PreToolUse hook refused is drawn: which hook
+// refused it, what it said, wrapped rather than cut, and its command, dim.
+// message is what the model was told: "PreToolUse:Bash hook error: " and
+// the reason, "[<command>]: <stderr>" for an exit 2.
 func hookRefusal(message string, width int) tool.Text {
 	title, rest := "Blocked by a hook", message
 	if event, reason, ok := strings.Cut(message, " hook error: "); ok && !strings.Contains(event, " ") {
 		title, rest = "Blocked by the "+event+" hook", reason
 	}
+	var commands, reasons []string
+	for _, part := range strings.Split(strings.TrimRight(rest, "\n"), "\n") {
+		if command, reason, ok := strings.Cut(part, "]: "); ok && strings.HasPrefix(command, "[") {
+			commands = append(commands, command[1:])
+			part = reason
+		}
+		reasons = append(reasons, part)
+	}
 	out := tool.Styled(title, tool.StyleWarning)
-	for _, l := range wrap(strings.TrimRight(rest, "\n"), width) {
+	for _, l := range wrap(strings.TrimSpace(strings.Join(reasons, "\n")), width) {
 		out = append(out, tool.Styled(l, tool.StylePlain)...)
+	}
+	for _, c := range commands {
+		out = append(out, tool.Styled(tool.Clip("hook: "+c, width), tool.StyleDim)...)
 	}
 	return out
 }

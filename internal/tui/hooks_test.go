@@ -50,7 +50,7 @@ func TestACallAHookRefusedShowsTheHooksReason(t *testing.T) {
 		Message: "PreToolUse:Bash hook error: [./guard.sh]: rm -rf is not allowed here; delete the files one by one, by name, after checking each of them\n"}})
 	shot := oneLine(screenOf(m))
 	for _, want := range []string{"Bash(rm -rf build)", "Blocked by the PreToolUse:Bash hook",
-		"[./guard.sh]: rm -rf is not allowed here; delete the files one by one, by name, after checking each of them"} {
+		"rm -rf is not allowed here; delete the files one by one, by name, after checking each of them", "hook: ./guard.sh"} {
 		if !strings.Contains(shot, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, screenOf(m))
 		}
@@ -103,7 +103,7 @@ func TestABlockedPromptShowsWhyAndGoesBackToTheInput(t *testing.T) {
 		t.Errorf("input = %q, want the blocked prompt", got)
 	}
 	shot := oneLine(screenOf(m))
-	if !strings.Contains(shot, "UserPromptSubmit operation blocked by hook: [./policy.sh]: No deploys on Friday") ||
+	if !strings.Contains(shot, "UserPromptSubmit operation blocked by hook: No deploys on Friday") ||
 		!strings.Contains(shot, "Your prompt is back in the input") {
 		t.Errorf("the block is not shown:\n%s", screenOf(m))
 	}
