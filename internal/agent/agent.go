@@ -137,8 +137,10 @@ type Agent struct {
 	// specChars is the size of the tool definitions of the last request,
 	// with the list of deferred tools its system prompt added to System.
 	specChars int
-	// promptID identifies the prompt being handled, for hooks.
-	promptID string
+	// promptID identifies the prompt being handled, for hooks; lastPromptID
+	// is the same, for PromptID.
+	promptID     string
+	lastPromptID atomic.Pointer[string]
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
@@ -179,7 +181,9 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
 // ctx is cancelled. The conversation stays valid for the API in every case.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
-	a.promptID = uuid.NewString()
+	id := uuid.NewString()
+	a.promptID = id
+	a.lastPromptID.Store(&id)
 	extra, blocked := a.promptSubmit(ctx, prompt)
 	if blocked != "" {
 		a.emit(HookNotice{Level: "warning", Text: blocked, Kind: NoticePromptBlocked, Event: hooks.UserPromptSubmit,

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/hooks"
+	"github.com/mini-claude/mini-claude/internal/llm"
 )
 
 // HookStarted says a hook began to run. ID pairs it with its HookFinished;
@@ -79,4 +80,21 @@ func (a *Agent) stopEvent() string {
 		return hooks.SubagentStop
 	}
 	return hooks.Stop
+}
+
+// PromptID is the id of the prompt handled last, as hooks are told it; ""
+// before the first. Any goroutine may ask, as the session's own hooks
+// (Notification, SessionEnd) do while a turn runs.
+func (a *Agent) PromptID() string {
+	if id := a.lastPromptID.Load(); id != nil {
+		return *id
+	}
+	return ""
+}
+
+// SetStartContext sets what the SessionStart hooks said, sent as the first
+// blocks of the next prompt's message (Options.StartContext); not while a
+// turn runs.
+func (a *Agent) SetStartContext(blocks []llm.ContentBlock) {
+	a.opts.StartContext = blocks
 }

@@ -58,6 +58,12 @@ func (s *session) sessionStart(ctx context.Context, conv *conversation, source s
 		return nil
 	}
 	in := hooks.SessionStartInput{Common: s.hookCommon(conv, hooks.SessionStart), Source: source}
+	return s.sessionStartWith(ctx, in, errOut, show)
+}
+
+// sessionStartWith runs the SessionStart hooks with the input in, as sessionStart.
+func (s *session) sessionStartWith(ctx context.Context, in hooks.SessionStartInput, errOut io.Writer, show func(agent.Event)) []llm.ContentBlock {
+	source := in.Source
 	o := s.hooks.Run(ctx, hooks.SessionStart, source, in, observe(show))
 	for _, m := range o.Messages {
 		show(agent.HookNotice{Level: "notice", Text: hooks.Name(hooks.SessionStart, source) + " says: " + m, Event: hooks.SessionStart})
@@ -91,8 +97,12 @@ func (s *session) sessionEnd(conv *conversation, reason string, show func(agent.
 	s.hooks.Run(context.Background(), hooks.SessionEnd, reason, in, observe(show))
 }
 
-// observe has the engine report each hook's run to show as the agent's events.
+// observe has the engine report each hook's run to show as the agent's
+// events; a nil show reports nothing.
 func observe(show func(agent.Event)) hooks.RunOption {
+	if show == nil {
+		return hooks.Observe(nil)
+	}
 	return hooks.Observe(func(p hooks.Progress) { show(agent.HookEvent(p)) })
 }
 

@@ -56,35 +56,46 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	servers := mcp.Start(s.mcpServers, mcpLimits(f.Getenv, s.passEnv))
 	defer servers.Close()
-	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state}
+	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state, ctx: ctx}
 	defer func() { in.conv.close() }()
 	in.ui = tui.New(tui.Options{
 		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: llm.ContextWindow,
-		Tools:         func() []tool.Tool { return s.poolWith(servers) },
-		Run:           func(ctx context.Context, prompt string) agent.Result { return in.agent.Run(ctx, prompt) },
-		RunNotices:    in.runNotices,
-		Compact:       func(ctx context.Context, instructions string) error { return in.agent.Compact(ctx, instructions) },
-		Clear:         in.clear,
-		SetModel:      in.setModel,
-		HistoryPath:   historyPath(s.cwd),
-		Tasks:         func() []string { return taskLines(state) },
-		Todos:         func() string { return todowrite.Format(todowrite.List(state)) },
-		Sessions:      in.sessions,
-		Resume:        in.resume,
-		Resumed:       tui.Resumed{Messages: conv.history, Results: conv.results},
-		PickSession:   picking,
-		PickSearch:    search,
-		AddAllowRule:  s.addAllowRule(),
-		StartNotice:   strings.TrimSpace(s.notice(s.heldServers)),
-		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
-		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),
-		PassEnv:       s.passEnv,
+		Tools:                 func() []tool.Tool { return s.poolWith(servers) },
+		Run:                   in.run,
+		RunNotices:            in.runNotices,
+		Compact:               func(ctx context.Context, instructions string) error { return in.agent.Compact(ctx, instructions) },
+		Clear:                 in.clear,
+		SetModel:              in.setModel,
+		HistoryPath:           historyPath(s.cwd),
+		Tasks:                 func() []string { return taskLines(state) },
+		Todos:                 func() string { return todowrite.Format(todowrite.List(state)) },
+		Sessions:              in.sessions,
+		Resume:                in.resume,
+		Resumed:               tui.Resumed{Messages: conv.history, Results: conv.results},
+		PickSession:           picking,
+		PickSearch:            search,
+		AddAllowRule:          s.addAllowRule(),
+		StartNotice:           strings.TrimSpace(s.notice(s.heldServers)),
+		RemoveRule:            func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
+		InitialPrompt:         strings.TrimSpace(strings.Join(opts.Prompt, " ")),
+		PassEnv:               s.passEnv,
+		Hooks:                 s.hooks.Hooks(),
+		Notify:                in.notify,
+		PermissionNotifyDelay: notifyDelay(f.Getenv, permissionNotifyEnv),
+		IdleNotifyDelay:       notifyDelay(f.Getenv, idleNotifyEnv),
 	})
 	in.use(conv)
+	in.startSession(startSource(&first))
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
 	servers.WatchFailures(watchCtx, func(st mcp.Status) { in.ui.Warn(serverFailure(st)) })
-	return in.ui.Run(ctx)
+	err = in.ui.Run(ctx)
+	reason := "other"
+	if in.ui.LeftByUser() {
+		reason = "prompt_input_exit"
+	}
+	in.endSession(reason)
+	return err
 }
 
 // interactive is an interactive session: the agent of its current
@@ -98,6 +109,10 @@ type interactive struct {
 	ui      *tui.UI
 	conv    *conversation
 	agent   *agent.Agent
+	// ctx is the session's: its hooks stop with it.
+	ctx context.Context
+	// started is closed once the conversation's SessionStart hooks ran.
+	started chan struct{}
 }
 
 // use makes conv the session's conversation, with an agent holding its history.
@@ -117,8 +132,10 @@ func (in *interactive) clear() error {
 	if err != nil {
 		return err
 	}
+	in.endSession("clear")
 	in.conv.close()
 	in.use(conv)
+	in.startSession("clear")
 	if w := strings.TrimSpace(warnings.String()); w != "" {
 		go in.ui.Notice(w)
 	}
@@ -140,6 +157,7 @@ func (in *interactive) resume(id string) (tui.Resumed, error) {
 	}
 	in.conv.close()
 	in.use(conv)
+	in.startSession("resume")
 	return tui.Resumed{ID: conv.id, Messages: conv.history, Results: conv.results, Warnings: strings.TrimSpace(warnings.String())}, nil
 }
 
