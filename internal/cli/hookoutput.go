@@ -198,7 +198,7 @@ func (p *printer) stopFeedback(e agent.StopHookFeedback) {
 				Priority: "immediate", SessionID: p.sessionID, UUID: uuid.NewString()})
 		}
 	case p.format == formatText && p.verbose:
-		fmt.Fprintf(p.errOut, "%s; the turn goes on\n", e.Text)
+		fmt.Fprintf(p.errOut, "%s\n(the turn goes on)\n", strings.TrimRight(e.Text, "\n"))
 	}
 }
 
