@@ -50,3 +50,26 @@ func TestProjectHooksRunOnlyInATrustedFolder(t *testing.T) {
 		t.Errorf("tool_result %q (is_error %v), want %q", got, result.IsError, want)
 	}
 }
+
+func TestAHooksSystemMessageIsAnInformationalEventInStreamJSON(t *testing.T) {
+	r := newRun(t)
+	r.userSettings(`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+		"command": "echo '{\"systemMessage\": \"Note from hook\"}'"}]}]}}`)
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	out := r.exec("-p", "say hi", "--output-format", "stream-json", "--verbose")
+	want := `{"type":"system","subtype":"informational","content":"PreToolUse:Bash says: Note from hook","level":"notice","uuid":"`
+	if out.code != 0 || !strings.Contains(out.stdout, want) {
+		t.Errorf("exit %d, stream lacks %s:\n%s", out.code, want, out.stdout)
+	}
+	for _, kv := range r.srv.Requests()[1].Messages {
+		for _, b := range kv.Content {
+			if strings.Contains(contentText(b)+b.Text, "Note from hook") {
+				t.Error("a systemMessage reached the model")
+			}
+		}
+	}
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	if out := r.exec("-p", "say hi"); strings.Contains(out.stdout+out.stderr, "Note from hook") {
+		t.Errorf("text mode printed the system message: %q %q", out.stdout, out.stderr)
+	}
+}

@@ -103,11 +103,37 @@ func (p *printer) event(e agent.Event) {
 		if p.format == formatStreamJSON {
 			p.subAgent(e)
 		}
+	case agent.HookNotice:
+		p.hookNotice(e)
 	case agent.PermissionDenied:
 		if p.format == formatStreamJSON {
 			p.emit(deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
 				ToolUseID: e.Denial.ToolUseID, Message: e.Message, UUID: uuid.NewString(), SessionID: p.sessionID})
 		}
+	}
+}
+
+// informationalEvent tells in stream-json what a hook said or how it failed,
+// in Claude Code's shape.
+type informationalEvent struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	Content   string `json:"content"`
+	Level     string `json:"level"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+}
+
+// hookNotice reports what a hook said: an informational event in
+// stream-json, a line on stderr in the other formats with --verbose, as
+// Claude Code prints nothing of it there otherwise.
+func (p *printer) hookNotice(e agent.HookNotice) {
+	switch {
+	case p.format == formatStreamJSON:
+		p.emit(informationalEvent{Type: "system", Subtype: "informational", Content: e.Text, Level: e.Level,
+			UUID: uuid.NewString(), SessionID: p.sessionID})
+	case p.verbose:
+		fmt.Fprintf(p.errOut, "Hook (%s): %s\n", e.Level, e.Text)
 	}
 }
 
