@@ -73,3 +73,24 @@ func TestAHooksSystemMessageIsAnInformationalEventInStreamJSON(t *testing.T) {
 		t.Errorf("text mode printed the system message: %q %q", out.stdout, out.stderr)
 	}
 }
+
+func TestTUIRunsSessionHooks(t *testing.T) {
+	r := newRun(t)
+	ended := filepath.Join(t.TempDir(), "ended.json")
+	r.userSettings(`{"hooks": {
+		"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo 'Team rules: run make test'"}]}],
+		"SessionEnd": [{"hooks": [{"type": "command", "command": "cat > ` + ended + `"}]}]}}`)
+	r.srv.Push(text("Understood."))
+	s := openScreen(t, r)
+	s.typeLine("hello")
+	s.waitFor("Understood.")
+	first := r.srv.Requests()[0].Messages[0].Content
+	if len(first) < 2 || first[0].Text != "<system-reminder>\nSessionStart:startup hook success: Team rules: run make test\n</system-reminder>" {
+		t.Errorf("first message = %+v", first)
+	}
+	s.exit()
+	data, _ := os.ReadFile(ended)
+	if !strings.Contains(string(data), `"hook_event_name":"SessionEnd","reason":"prompt_input_exit"`) {
+		t.Errorf("SessionEnd input = %s", data)
+	}
+}

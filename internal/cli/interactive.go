@@ -58,6 +58,8 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	defer servers.Close()
 	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state}
 	defer func() { in.conv.close() }()
+	var hookWarnings strings.Builder
+	start := s.sessionStart(ctx, conv, startSource(opts), &hookWarnings)
 	in.ui = tui.New(tui.Options{
 		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: llm.ContextWindow,
 		Tools:         func() []tool.Tool { return s.poolWith(servers) },
@@ -75,16 +77,18 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		PickSession:   picking,
 		PickSearch:    search,
 		AddAllowRule:  s.addAllowRule(),
-		StartNotice:   strings.TrimSpace(s.notice(s.heldServers)),
+		StartNotice:   strings.TrimSpace(s.notice(s.heldServers) + hookWarnings.String()),
 		RemoveRule:    func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt: strings.TrimSpace(strings.Join(opts.Prompt, " ")),
 		PassEnv:       s.passEnv,
 	})
-	in.use(conv)
+	in.use(conv, start)
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
 	servers.WatchFailures(watchCtx, func(st mcp.Status) { in.ui.Warn(serverFailure(st)) })
-	return in.ui.Run(ctx)
+	err = in.ui.Run(ctx)
+	s.sessionEnd(in.conv, "prompt_input_exit")
+	return err
 }
 
 // interactive is an interactive session: the agent of its current
@@ -100,11 +104,13 @@ type interactive struct {
 	agent   *agent.Agent
 }
 
-// use makes conv the session's conversation, with an agent holding its history.
-func (in *interactive) use(conv *conversation) {
+// use makes conv the session's conversation, with an agent holding its
+// history; start is what its SessionStart hooks said, for the next prompt.
+func (in *interactive) use(conv *conversation, start []llm.ContentBlock) {
 	in.conv = conv
 	agentOpts := in.s.agentOptions(in.opts, in.client, in.servers, conv, in.state, in.ui.OnEvent)
 	agentOpts.Prompter = in.ui
+	agentOpts.StartContext = start
 	in.agent = agent.New(agentOpts)
 }
 
@@ -117,8 +123,9 @@ func (in *interactive) clear() error {
 	if err != nil {
 		return err
 	}
+	in.s.sessionEnd(in.conv, "clear")
 	in.conv.close()
-	in.use(conv)
+	in.use(conv, in.s.sessionStart(context.Background(), conv, "clear", &warnings))
 	if w := strings.TrimSpace(warnings.String()); w != "" {
 		go in.ui.Notice(w)
 	}
@@ -139,7 +146,7 @@ func (in *interactive) resume(id string) (tui.Resumed, error) {
 		return tui.Resumed{}, err
 	}
 	in.conv.close()
-	in.use(conv)
+	in.use(conv, in.s.sessionStart(context.Background(), conv, "resume", &warnings))
 	return tui.Resumed{ID: conv.id, Messages: conv.history, Results: conv.results, Warnings: strings.TrimSpace(warnings.String())}, nil
 }
 
