@@ -13,7 +13,7 @@ import (
 )
 
 // sessionEvent shows the events that are not part of a message: sub-agents
-// and their tool calls, and compactions.
+// and their tool calls, compactions, and what hooks said.
 func (m *model) sessionEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.SubAgentStarted:
@@ -38,6 +38,12 @@ func (m *model) sessionEvent(e agent.Event) {
 		m.conv.add(&block{kind: blockCompact, body: e.Message.Text(), text: fmt.Sprintf("Conversation compacted: %d messages summarised (about %d → %d tokens).",
 			e.MessagesSummarized, e.PreTokens, e.PostTokens)})
 		m.ctxUsed = e.PostTokens
+	case agent.HookNotice:
+		kind := blockNotice
+		if e.Level != "notice" {
+			kind = blockError
+		}
+		m.conv.add(&block{kind: kind, text: e.Text})
 	case agent.CompactionFailed:
 		m.conv.add(&block{kind: blockError, text: "The conversation was not compacted: " + errText(e.Err)})
 		if m.turn != nil && m.turn.compacting {
