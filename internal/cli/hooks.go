@@ -89,3 +89,16 @@ func startSource(opts *Options) string {
 	}
 	return "startup"
 }
+
+// hookLines describes each configured hook on a line, for /hooks.
+func hookLines(e *hooks.Engine) []string {
+	var lines []string
+	for _, h := range e.Hooks() {
+		matcher := h.Matcher
+		if matcher == "" {
+			matcher = "*"
+		}
+		lines = append(lines, fmt.Sprintf("%s %s: %s (%s, from %s)", h.Event, matcher, h.Command, h.Timeout, h.Source))
+	}
+	return lines
+}

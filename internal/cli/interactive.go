@@ -70,6 +70,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		SetModel:      in.setModel,
 		HistoryPath:   historyPath(s.cwd),
 		Tasks:         func() []string { return taskLines(state) },
+		Hooks:         func() []string { return hookLines(s.hooks) },
 		Todos:         func() string { return todowrite.Format(todowrite.List(state)) },
 		Sessions:      in.sessions,
 		Resume:        in.resume,

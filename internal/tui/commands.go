@@ -31,6 +31,7 @@ func commandTable() []slashCommand {
 		{name: "model", help: "Show the model, or switch with /model NAME", idle: true, run: (*model).cmdModel},
 		{name: "permissions", help: "List the permission rules; /permissions remove RULE deletes one", idle: true, run: (*model).cmdPermissions},
 		{name: "tasks", help: "List the background tasks", run: (*model).cmdTasks},
+		{name: "hooks", help: "List the configured hooks", run: (*model).cmdHooks},
 		{name: "todos", help: "Show the todo list", run: (*model).cmdTodos},
 		{name: "exit", help: "Leave mini-claude", run: (*model).cmdExit},
 	}
@@ -182,6 +183,21 @@ func (m *model) removeRule(text string) {
 		return
 	}
 	m.info("Removed the rule " + text + " for this session (its settings file is not the project's local one, so it applies again next session).")
+}
+
+// cmdHooks lists the session's hooks, one a line: event, matcher, command
+// and the settings file that defines it.
+func (m *model) cmdHooks(string) tea.Cmd {
+	var lines []string
+	if m.opts.Hooks != nil {
+		lines = m.opts.Hooks()
+	}
+	if len(lines) == 0 {
+		m.info("No hooks are configured (\"hooks\" in a settings file; a project's count once you trust its folder).")
+		return nil
+	}
+	m.info("Hooks:\n  " + strings.Join(lines, "\n  "))
+	return nil
 }
 
 func (m *model) cmdTasks(string) tea.Cmd {

@@ -18,3 +18,18 @@ func TestWhatAHookSaysIsShownInTheConversation(t *testing.T) {
 		}
 	}
 }
+
+func TestSlashHooksListsTheHooks(t *testing.T) {
+	m := testModel(t, Options{Hooks: func() []string { return []string{"PreToolUse Bash: ./guard.sh (1m0s, from /p/.claude/settings.json)"} }})
+	typeText(m, "/hooks")
+	press(m, "enter")
+	if screen := screenOf(m); !strings.Contains(screen, "PreToolUse Bash: ./guard.sh") {
+		t.Errorf("screen lacks the hook:\n%s", screen)
+	}
+	none := testModel(t, Options{})
+	typeText(none, "/hooks")
+	press(none, "enter")
+	if screen := screenOf(none); !strings.Contains(screen, "No hooks are configured") {
+		t.Errorf("screen without hooks:\n%s", screen)
+	}
+}

@@ -50,6 +50,8 @@ type Options struct {
 	ContextWindow func(model string) int
 	// HistoryPath is the file of this project's past prompts; empty keeps none.
 	HistoryPath string
+	// Hooks describes the session's hooks, one line each, for /hooks.
+	Hooks func() []string
 	// Tasks describes the session's background tasks, one line each, for /tasks.
 	Tasks func() []string
 	// Todos returns the session's todo list, one item a line, for /todos;
