@@ -102,3 +102,22 @@ func hookLines(e *hooks.Engine) []string {
 	}
 	return lines
 }
+
+// notifier is the UI's Notify when Notification hooks are configured, nil
+// otherwise (the UI then arms no timer).
+func (s *session) notifier(in *interactive) func(message, kind string) {
+	if !s.hooks.Has(hooks.Notification, "permission_prompt") && !s.hooks.Has(hooks.Notification, "idle_prompt") {
+		return nil
+	}
+	return func(message, kind string) { s.notification(in.conv, message, kind) }
+}
+
+// notification runs the Notification hooks of a kind (permission_prompt,
+// idle_prompt) with its message.
+func (s *session) notification(conv *conversation, message, kind string) {
+	if !s.hooks.Has(hooks.Notification, kind) {
+		return
+	}
+	in := hooks.NotificationInput{Common: s.hookCommon(conv, hooks.Notification), Message: message, NotificationType: kind}
+	s.hooks.Run(context.Background(), hooks.Notification, kind, in)
+}

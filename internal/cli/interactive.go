@@ -71,6 +71,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		HistoryPath:   historyPath(s.cwd),
 		Tasks:         func() []string { return taskLines(state) },
 		Hooks:         func() []string { return hookLines(s.hooks) },
+		Notify:        s.notifier(in),
 		Todos:         func() string { return todowrite.Format(todowrite.List(state)) },
 		Sessions:      in.sessions,
 		Resume:        in.resume,

@@ -19,9 +19,11 @@ import (
 // the status of the running turn. Only the program's goroutine touches it,
 // except rememberedRules, which Ask reads from the agent's goroutine.
 type model struct {
-	opts   Options
-	width  int
-	height int
+	opts Options
+	// notifySeq counts the notifications armed, so a late one is dropped.
+	notifySeq int
+	width     int
+	height    int
 
 	conv    *conversation
 	render  *renderer
@@ -179,13 +181,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.deliverReports()
 	case askMsg:
 		m.dialog = newDialog(msg.prompt, msg.reply, m.opts.AddAllowRule == nil)
-		return m, nil
+		return m, m.waitToNotify(permissionPrompt)
+	case notifyMsg:
+		return m, m.notified(msg)
 	case askCancelledMsg:
 		m.dialog = nil
 		return m, nil
 	case turnDoneMsg:
 		m.turnDone(msg.result)
-		return m, m.deliverReports()
+		return m, tea.Batch(m.deliverReports(), m.waitToNotify(idlePrompt))
 	case compactDoneMsg:
 		m.compactDone(msg.err)
 		return m, m.deliverReports()

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -50,6 +51,14 @@ type Options struct {
 	ContextWindow func(model string) int
 	// HistoryPath is the file of this project's past prompts; empty keeps none.
 	HistoryPath string
+	// Notify raises a notification, as Claude Code's Notification hooks get
+	// it: "Claude needs your permission" (permission_prompt) when a
+	// permission dialog has waited PermissionNotifyDelay (default 6 s), "Claude
+	// is waiting for your input" (idle_prompt) when no turn has run for
+	// IdleNotifyDelay (default 60 s) after one ended. Called off the UI's
+	// goroutine; nil raises none.
+	Notify                                 func(message, kind string)
+	PermissionNotifyDelay, IdleNotifyDelay time.Duration
 	// Hooks describes the session's hooks, one line each, for /hooks.
 	Hooks func() []string
 	// Tasks describes the session's background tasks, one line each, for /tasks.
