@@ -94,3 +94,26 @@ func TestTUIRunsSessionHooks(t *testing.T) {
 		t.Errorf("SessionEnd input = %s", data)
 	}
 }
+
+func TestStreamJSONReportsHookRunsAsClaudeCode(t *testing.T) {
+	r := newRun(t)
+	r.userSettings(`{"hooks": {
+		"SessionStart": [{"hooks": [{"type": "command", "command": "echo 'SessionStart context line'"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo oops >&2; exit 1"}]}]}}`)
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	out := r.exec("-p", "say hi", "--output-format", "stream-json", "--verbose")
+	lines := strings.Split(out.stdout, "\n")
+	if len(lines) < 3 || !strings.Contains(lines[0], `"subtype":"hook_started","hook_id":"`) || !strings.Contains(lines[0], `"hook_name":"SessionStart:startup","hook_event":"SessionStart"`) ||
+		!strings.Contains(lines[1], `"output":"SessionStart context line\n","stdout":"SessionStart context line\n","stderr":"","exit_code":0,"outcome":"success"`) ||
+		!strings.Contains(lines[2], `"subtype":"init"`) {
+		t.Fatalf("the stream does not start with the SessionStart hook's run, then init:\n%s", out.stdout)
+	}
+	if strings.Contains(out.stdout, `"hook_name":"PreToolUse:Bash"`) {
+		t.Error("a PreToolUse run was reported without --include-hook-events")
+	}
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	out = r.exec("-p", "say hi", "--output-format", "stream-json", "--verbose", "--include-hook-events")
+	if !strings.Contains(out.stdout, `"hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","output":"oops\n","stdout":"","stderr":"oops\n","exit_code":1,"outcome":"error"`) {
+		t.Errorf("--include-hook-events does not report the failing PreToolUse hook:\n%s", out.stdout)
+	}
+}

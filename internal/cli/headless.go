@@ -56,10 +56,12 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	servers.Wait(ctx, mcpWait(f.Getenv))
 	pool := func() []tool.Tool { return s.poolWith(servers) }
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
-		sessionID: conv.id, model: s.model}
+		sessionID: conv.id, model: s.model, hookEvents: opts.IncludeHookEvents}
+	s.hooks.Watch(p.hookRun)
+	start := s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut)
 	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
-	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut)
+	agentOpts.StartContext = start
 	res := runWithBackground(ctx, agent.New(agentOpts), state, text, p)
 	s.sessionEnd(conv, "other")
 	p.finish(res)

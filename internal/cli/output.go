@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -37,6 +38,11 @@ type printer struct {
 	spent map[string]agent.ModelUsage
 	// subAgents describes the sub-agents started so far, by agent id.
 	subAgents map[string]agent.SubAgentStarted
+	// hookEvents reports every hook run in stream-json (--include-hook-events),
+	// not only SessionStart's.
+	hookEvents bool
+	// mu keeps lines whole: hooks report from their own goroutines.
+	mu sync.Mutex
 }
 
 // initEvent is the first stream-json line, describing the session.
@@ -357,6 +363,8 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 
 // emit writes v as one line of JSON, with <, > and & as they are, as Claude Code prints them.
 func (p *printer) emit(v any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	enc := json.NewEncoder(p.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {

@@ -78,6 +78,8 @@ type Options struct {
 	CompactThreshold   int
 	MCPConfig          []string
 	StrictMCPConfig    bool
+	// IncludeHookEvents reports every hook run in stream-json, not only SessionStart's.
+	IncludeHookEvents bool
 	// Trust trusts the working folder for this run only, as if the user had
 	// trusted it; nothing is recorded.
 	Trust bool
@@ -134,6 +136,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
 	addMCPFlags(fl, opts)
 	addTrustFlag(fl, opts)
+	fl.BoolVar(&opts.IncludeHookEvents, "include-hook-events", false, "With --output-format stream-json: report every hook run (hook_started, hook_response), not only SessionStart's")
 	fl.BoolVarP(&opts.Continue, "continue", "c", false, "Continue the most recent session of this directory")
 	fl.StringVarP(&opts.Resume, "resume", "r", "", "Resume the session with this id (without an id: pick one)")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")

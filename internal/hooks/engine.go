@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/google/uuid"
 )
 
 // Engine holds a session's hooks and runs those of an event.
@@ -14,6 +16,26 @@ type Engine struct {
 	matchers []matcher
 	dir      string
 	env      []string
+	// watch, when set, is told of each hook as it starts and as it ends.
+	watch func(Report)
+}
+
+// Report tells a watcher of one hook run: Result is nil when it starts.
+// Target is what its matcher was tested on; ID tells the run's start from
+// other runs' ends.
+type Report struct {
+	ID     string
+	Hook   Hook
+	Target string
+	Result *Result
+}
+
+// Watch has f told of every hook run from now on, from the goroutines that
+// run them, as they start and end; call it before any run.
+func (e *Engine) Watch(f func(Report)) {
+	if e != nil {
+		e.watch = f
+	}
 }
 
 // Options say where and how a session's hooks run.
@@ -88,7 +110,16 @@ func (e *Engine) Run(ctx context.Context, event, target string, input any) Outco
 	results := make([]Result, len(hooks))
 	var wg sync.WaitGroup
 	for i, h := range hooks {
-		wg.Go(func() { results[i] = run(ctx, h, e.dir, e.env, data) })
+		wg.Go(func() {
+			id := uuid.NewString()
+			if e.watch != nil {
+				e.watch(Report{ID: id, Hook: h, Target: target})
+			}
+			results[i] = run(ctx, h, e.dir, e.env, data)
+			if e.watch != nil {
+				e.watch(Report{ID: id, Hook: h, Target: target, Result: &results[i]})
+			}
+		})
 	}
 	wg.Wait()
 	return fold(event, results)
