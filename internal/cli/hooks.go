@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -60,15 +61,7 @@ func (s *session) sessionStart(ctx context.Context, conv *conversation, source s
 	for _, f := range o.Failures {
 		fmt.Fprintf(errOut, "Warning: %s\n", f.Describe())
 	}
-	var blocks []llm.ContentBlock
-	for _, c := range o.Context {
-		label := "SessionStart:" + source + " hook success: "
-		if c.Additional {
-			label = "SessionStart hook additional context: "
-		}
-		blocks = append(blocks, llm.TextBlock("<system-reminder>\n"+label+c.Text+"\n</system-reminder>"))
-	}
-	return blocks
+	return agent.HookContextBlocks(hooks.SessionStart+":"+source, o.Context)
 }
 
 // sessionEnd runs the SessionEnd hooks: reason is other at the end of a -p
