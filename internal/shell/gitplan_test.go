@@ -48,6 +48,13 @@ func TestRuleForMatchesKeysAsGitListsThem(t *testing.T) {
 		{"remote.origin.fetch", ""},
 		{"user.name", ""},
 		{"core", ""},
+		{"hook.pwn.command", "hook.*.command"},
+		{"hook.pwn.event", ""},
+		{"gc.recentobjectshook", "gc.recentobjectshook"},
+		{"trailer.sign.cmd", "trailer.*.cmd"},
+		{"sendemail.tocmd", "sendemail.tocmd"},
+		{"sendemail.work.tocmd", "sendemail.*.tocmd"},
+		{"instaweb.httpd", "instaweb.httpd"},
 	} {
 		r, ok := ruleFor(tc.key)
 		if got := map[bool]string{true: r.pattern}[ok]; got != tc.pattern {
@@ -119,6 +126,12 @@ func TestPlanGuard(t *testing.T) {
 		{name: "submodule update is neutralised only when it runs a command",
 			listings: [][]configEntry{{entry("local", "submodule.a.update", "rebase"), entry("local", "submodule.b.update", "!x")}},
 			want:     [][2]string{{"submodule.b.update", "none"}}},
+		{name: "a hook the configuration names runs true, or the user's command of that name",
+			listings: [][]configEntry{{entry("global", "hook.lint.command", "mine"), entry("local", "hook.lint.command", "x"), entry("local", "hook.pwn.command", "y"), entry("local", "hook.pwn.event", "pre-commit")}},
+			want:     [][2]string{{"hook.lint.command", "mine"}, {"hook.pwn.command", "true"}}},
+		{name: "an smtpServer that is a program is neutralised, a host is not",
+			listings: [][]configEntry{{entry("local", "sendemail.smtpserver", "/x/sendmail"), entry("local", "sendemail.work.smtpserver", "smtp.example.com")}},
+			want:     [][2]string{{"sendemail.smtpserver", "localhost"}}},
 		{name: "keys of nested repositories count, each once",
 			listings: [][]configEntry{{entry("local", "filter.f.clean", "x")}, {entry("local", "filter.f.clean", "y"), entry("local", "filter.g.smudge", "z")}},
 			want:     [][2]string{{"filter.f.clean", ""}, {"filter.g.smudge", ""}}},
@@ -165,6 +178,10 @@ func TestGuardApplyAddsAfterTheUsersEntries(t *testing.T) {
 	}
 	if _, err := g.apply([]string{"GIT_CONFIG_COUNT=two"}); err == nil || !strings.Contains(err.Error(), "not a count") {
 		t.Errorf("a GIT_CONFIG_COUNT git refuses: err %v, want one saying it is not a count", err)
+	}
+	refused := planGuard([][]configEntry{{entry("local", "gc.recentobjectshook", "x"), entry("worktree", "gc.recentobjectshook", "y")}}, nil)
+	if _, err := refused.apply([]string{"A=1"}); err == nil || !strings.Contains(err.Error(), "sets gc.recentobjectshook, whose") {
+		t.Errorf("a key no value neutralises: err %v, want one naming it once", err)
 	}
 	if got, _ := (gitGuard{}).apply([]string{"A=1"}); !slices.Equal(got, []string{"A=1"}) {
 		t.Errorf("an empty guard changed the environment: %q", got)
