@@ -214,3 +214,43 @@ func TestIsLocalURLAsGitDecides(t *testing.T) {
 		}
 	}
 }
+
+func TestKnownKeys(t *testing.T) {
+	for _, tc := range []struct {
+		key   string
+		known bool
+	}{
+		{"core.repositoryformatversion", true},
+		{"remote.origin.fetch", true},
+		{"remote.origin.url", true},
+		{"branch.main.merge", true},
+		{"submodule.lib.url", true},
+		{"http.https://example.com.extraheader", true},
+		{"color.diff.meta", true},
+		{"fetch.fsck.missingemail", true},
+		{"lfs.https://example.com/x.git/info/lfs.access", true},
+		{"hook.pwn.event", true},
+		{"diff.evil.textconv", true}, // a rule's
+		{"core.fsmonitorwhatever", false},
+		{"lfs.customtransfer.x.path", false},
+		{"lfs.extension.x.clean", false},
+		{"guitool.x.cmd", false},
+		{"gitflow.branch.master", false},
+		{"svn-remote.svn.url", false},
+		{"gpg.SSH.allowedsignersfile", false}, // the subsection is case-sensitive
+	} {
+		if got := knownKey(tc.key); got != tc.known {
+			t.Errorf("knownKey(%q) = %v, want %v", tc.key, got, tc.known)
+		}
+	}
+}
+
+func TestUnknownKeysAreTheRepositoriesOwn(t *testing.T) {
+	listings := [][]configEntry{
+		{entry("global", "gitflow.branch.master", "main"), entry("local", "core.bare", "false"), entry("local", "lfs.customtransfer.x.path", "x"), entry("local", "foo.bar", "1")},
+		{entry("local", "foo.bar", "2"), entry("worktree", "x.y", "z")},
+	}
+	if got, want := unknownKeys(listings), []string{"lfs.customtransfer.x.path", "foo.bar", "x.y"}; !slices.Equal(got, want) {
+		t.Errorf("unknownKeys = %q, want %q", got, want)
+	}
+}
