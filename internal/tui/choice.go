@@ -130,8 +130,9 @@ func (c *choice) answerRows(inner int) []string {
 // fitRows lays out a question in at most room rows (room <= 0: unknown, no
 // limit): the title, the body, the answers and the hint, a blank row between
 // each. When they do not fit, the middle of the body gives way to a row saying
-// how many are hidden; on a screen too small even for that, only the end of
-// the title, the answers and, room permitting, the hint are kept.
+// how many are hidden. On a screen too small even for that, the blank rows
+// go, and the body is only counted: the answers are kept first, then the
+// hint, then as much of the title and the count as there is room for.
 func fitRows(title, body, answers []string, hint string, room int) []string {
 	layout := func(body []string) []string {
 		return slices.Concat(title, []string{""}, body, []string{""}, answers, []string{"", hint})
@@ -147,7 +148,9 @@ func fitRows(title, body, answers []string, hint string, room int) []string {
 	if room > len(answers) {
 		tail = append(slices.Clone(answers), hint)
 	}
-	rows := slices.Concat(title, tail)
+	head := slices.Concat(title, []string{hiddenRow(len(body))})
+	head = head[:min(len(head), max(0, room-len(tail)))]
+	rows := slices.Concat(head, tail)
 	return rows[max(0, len(rows)-room):]
 }
 
@@ -158,6 +161,10 @@ func fitRows(title, body, answers []string, hint string, room int) []string {
 func clipMiddle(lines []string, n int) []string {
 	tail := (n - 1) / 3
 	head := n - 1 - tail
-	hidden := len(lines) - head - tail
-	return slices.Concat(lines[:head], []string{dimStyle.Render(fmt.Sprintf("… %d more lines", hidden))}, lines[len(lines)-tail:])
+	return slices.Concat(lines[:head], []string{hiddenRow(len(lines) - head - tail)}, lines[len(lines)-tail:])
+}
+
+// hiddenRow is the row that stands for n rows of a question left out.
+func hiddenRow(n int) string {
+	return dimStyle.Render(fmt.Sprintf("… %d more lines", n))
 }

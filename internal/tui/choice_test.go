@@ -69,6 +69,8 @@ func TestQuestionViewFitsTheTerminalKeepingTheAnswers(t *testing.T) {
 			[]string{"page5.md", "page37.md"}},
 		{"one with room for a single line of them says how many are hidden", 10,
 			[]string{"Do you trust", "… 43 more lines", "1. Yes", "❯ 2. No", "Enter to confirm"}, []string{"/repo"}},
+		{"a smaller one drops the blank rows and counts the lines", 9,
+			[]string{"Do you trust", "… 43 more lines", "1. Yes", "❯ 2. No", "Enter to confirm"}, []string{"/repo"}},
 		{"a tiny one keeps the title, the answers and the hint", 6,
 			[]string{"Do you trust", "1. Yes", "❯ 2. No", "Enter to confirm"}, []string{"/repo", "more lines"}},
 		{"a tinier one keeps the answers", 4, []string{"1. Yes", "❯ 2. No"}, []string{"/repo", "Do you trust"}},
