@@ -250,13 +250,17 @@ func (p *parser) projectFile(path string) ([]Server, error) {
 	return p.file(data, path, SourceProject)
 }
 
-// loadFlag reads one --mcp-config value: JSON text when it starts with "{",
-// a file path otherwise, as Claude Code accepts both.
+// flag reads one --mcp-config value: JSON text when it starts with "{",
+// a file path otherwise, as Claude Code accepts both. The file must be a
+// regular one (see config.ReadSmallFile), which <(…) is not.
 func (p *parser) flag(value string) ([]Server, error) {
 	if trimmed := strings.TrimSpace(value); strings.HasPrefix(trimmed, "{") {
 		return p.file([]byte(trimmed), "--mcp-config", SourceDynamic)
 	}
 	data, err := config.ReadSmallFile(value)
+	if errors.Is(err, config.ErrNotRegular) {
+		return nil, fmt.Errorf("--mcp-config %s: %w (to pass the output of a command, give its JSON text: --mcp-config \"$(…)\")", value, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", value, err)
 	}
