@@ -257,10 +257,7 @@ func (p *parser) flag(value string) ([]Server, error) {
 	if trimmed := strings.TrimSpace(value); strings.HasPrefix(trimmed, "{") {
 		return p.file([]byte(trimmed), "--mcp-config", SourceDynamic)
 	}
-	data, err := config.ReadSmallFile(value)
-	if errors.Is(err, config.ErrNotRegular) {
-		return nil, fmt.Errorf("--mcp-config %s: %w (to pass the output of a command, give its JSON text: --mcp-config \"$(…)\")", value, err)
-	}
+	data, err := os.ReadFile(value)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", value, err)
 	}
