@@ -50,3 +50,70 @@ func TestProjectHooksRunOnlyInATrustedFolder(t *testing.T) {
 		t.Errorf("tool_result %q (is_error %v), want %q", got, result.IsError, want)
 	}
 }
+
+func TestAHooksSystemMessageIsAnInformationalEventInStreamJSON(t *testing.T) {
+	r := newRun(t)
+	r.userSettings(`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+		"command": "echo '{\"systemMessage\": \"Note from hook\"}'"}]}]}}`)
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	out := r.exec("-p", "say hi", "--output-format", "stream-json", "--verbose")
+	want := `{"type":"system","subtype":"informational","content":"PreToolUse:Bash says: Note from hook","level":"notice","uuid":"`
+	if out.code != 0 || !strings.Contains(out.stdout, want) {
+		t.Errorf("exit %d, stream lacks %s:\n%s", out.code, want, out.stdout)
+	}
+	for _, kv := range r.srv.Requests()[1].Messages {
+		for _, b := range kv.Content {
+			if strings.Contains(contentText(b)+b.Text, "Note from hook") {
+				t.Error("a systemMessage reached the model")
+			}
+		}
+	}
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	if out := r.exec("-p", "say hi"); strings.Contains(out.stdout+out.stderr, "Note from hook") {
+		t.Errorf("text mode printed the system message: %q %q", out.stdout, out.stderr)
+	}
+}
+
+func TestTUIRunsSessionHooks(t *testing.T) {
+	r := newRun(t)
+	ended := filepath.Join(t.TempDir(), "ended.json")
+	r.userSettings(`{"hooks": {
+		"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo 'Team rules: run make test'"}]}],
+		"SessionEnd": [{"hooks": [{"type": "command", "command": "cat > ` + ended + `"}]}]}}`)
+	r.srv.Push(text("Understood."))
+	s := openScreen(t, r)
+	s.typeLine("hello")
+	s.waitFor("Understood.")
+	first := r.srv.Requests()[0].Messages[0].Content
+	if len(first) < 2 || first[0].Text != "<system-reminder>\nSessionStart:startup hook success: Team rules: run make test\n</system-reminder>" {
+		t.Errorf("first message = %+v", first)
+	}
+	s.exit()
+	data, _ := os.ReadFile(ended)
+	if !strings.Contains(string(data), `"hook_event_name":"SessionEnd","reason":"prompt_input_exit"`) {
+		t.Errorf("SessionEnd input = %s", data)
+	}
+}
+
+func TestStreamJSONReportsHookRunsAsClaudeCode(t *testing.T) {
+	r := newRun(t)
+	r.userSettings(`{"hooks": {
+		"SessionStart": [{"hooks": [{"type": "command", "command": "echo 'SessionStart context line'"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo oops >&2; exit 1"}]}]}}`)
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	out := r.exec("-p", "say hi", "--output-format", "stream-json", "--verbose")
+	lines := strings.Split(out.stdout, "\n")
+	if len(lines) < 3 || !strings.Contains(lines[0], `"subtype":"hook_started","hook_id":"`) || !strings.Contains(lines[0], `"hook_name":"SessionStart:startup","hook_event":"SessionStart"`) ||
+		!strings.Contains(lines[1], `"output":"SessionStart context line\n","stdout":"SessionStart context line\n","stderr":"","exit_code":0,"outcome":"success"`) ||
+		!strings.Contains(lines[2], `"subtype":"init"`) {
+		t.Fatalf("the stream does not start with the SessionStart hook's run, then init:\n%s", out.stdout)
+	}
+	if strings.Contains(out.stdout, `"hook_name":"PreToolUse:Bash"`) {
+		t.Error("a PreToolUse run was reported without --include-hook-events")
+	}
+	r.srv.Push(calls(bashUse("b1", "echo hi")), text("done"))
+	out = r.exec("-p", "say hi", "--output-format", "stream-json", "--verbose", "--include-hook-events")
+	if !strings.Contains(out.stdout, `"hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","output":"oops\n","stdout":"","stderr":"oops\n","exit_code":1,"outcome":"error"`) {
+		t.Errorf("--include-hook-events does not report the failing PreToolUse hook:\n%s", out.stdout)
+	}
+}

@@ -190,20 +190,22 @@ func (a *Agent) promptSubmit(ctx context.Context, prompt string) (context []llm.
 		a.hookBlocks = o.Blocks
 		return nil, "UserPromptSubmit operation blocked by hook:\n" + blockTexts(o.Blocks) + "\n\nOriginal prompt: " + prompt
 	}
-	return contextBlocks(hooks.UserPromptSubmit, o.Context), ""
+	return HookContextBlocks(hooks.UserPromptSubmit, o.Context), ""
 }
 
-// contextBlocks are the reminders that carry hooks' context to the model:
-// "<Event> hook success: <stdout>" and "<Event> hook additional context: <text>".
-func contextBlocks(label string, contexts []hooks.Context) []llm.ContentBlock {
+// HookContextBlocks are the reminders that carry hooks' context to the model,
+// as Claude Code writes them: "<label> hook success: <stdout>" for plain
+// stdout (label such as SessionStart:startup) and "<Event> hook additional
+// context: <text>" for additionalContext.
+func HookContextBlocks(label string, contexts []hooks.Context) []llm.ContentBlock {
+	event, _, _ := strings.Cut(label, ":")
 	var blocks []llm.ContentBlock
 	for _, c := range contexts {
-		kind := " hook success: "
+		text := label + " hook success: " + c.Text
 		if c.Additional {
-			kind = " hook additional context: "
-			label, _, _ = strings.Cut(label, ":")
+			text = event + " hook additional context: " + c.Text
 		}
-		blocks = append(blocks, llm.TextBlock("<system-reminder>\n"+label+kind+c.Text+"\n</system-reminder>"))
+		blocks = append(blocks, llm.TextBlock("<system-reminder>\n"+text+"\n</system-reminder>"))
 	}
 	return blocks
 }

@@ -147,3 +147,18 @@ func TestAStopHookKeepsTheTurnGoingOnceThenSeesItsOwnBlock(t *testing.T) {
 		t.Errorf("Stop inputs = %s", data)
 	}
 }
+
+func TestHookContextBlocksNameTheEventAsClaudeCodeDoes(t *testing.T) {
+	blocks := agent.HookContextBlocks("SessionStart:startup", []hooks.Context{
+		{Text: "SessionStart context line"}, {Text: "Context from SessionStart", Additional: true}, {Text: "again"}})
+	want := []string{
+		"<system-reminder>\nSessionStart:startup hook success: SessionStart context line\n</system-reminder>",
+		"<system-reminder>\nSessionStart hook additional context: Context from SessionStart\n</system-reminder>",
+		"<system-reminder>\nSessionStart:startup hook success: again\n</system-reminder>",
+	}
+	for i, b := range blocks {
+		if b.Text != want[i] {
+			t.Errorf("block %d = %q, want %q", i, b.Text, want[i])
+		}
+	}
+}

@@ -75,15 +75,7 @@ func (s *session) sessionStartWith(ctx context.Context, in hooks.SessionStartInp
 			show(agent.HookNotice{Level: "error", Text: f.Describe(), Event: hooks.SessionStart})
 		}
 	}
-	var blocks []llm.ContentBlock
-	for _, c := range o.Context {
-		label := "SessionStart:" + source + " hook success: "
-		if c.Additional {
-			label = "SessionStart hook additional context: "
-		}
-		blocks = append(blocks, llm.TextBlock("<system-reminder>\n"+label+c.Text+"\n</system-reminder>"))
-	}
-	return blocks
+	return agent.HookContextBlocks(hooks.SessionStart+":"+source, o.Context)
 }
 
 // sessionEnd runs the SessionEnd hooks: reason is other at the end of a -p

@@ -80,7 +80,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		InitialPrompt:         strings.TrimSpace(strings.Join(opts.Prompt, " ")),
 		PassEnv:               s.passEnv,
 		Hooks:                 s.hooks.Hooks(),
-		Notify:                in.notify,
+		Notify:                in.notifier(),
 		PermissionNotifyDelay: notifyDelay(f.Getenv, permissionNotifyEnv),
 		IdleNotifyDelay:       notifyDelay(f.Getenv, idleNotifyEnv),
 	})

@@ -72,6 +72,15 @@ func (in *interactive) run(ctx context.Context, prompt string) agent.Result {
 	return in.agent.Run(ctx, prompt)
 }
 
+// notifier is the UI's Notify when Notification hooks are configured, nil
+// otherwise: the UI then arms no timer.
+func (in *interactive) notifier() func(message, kind string) {
+	if !in.s.hooks.Has(hooks.Notification, "permission_prompt") && !in.s.hooks.Has(hooks.Notification, "idle_prompt") {
+		return nil
+	}
+	return in.notify
+}
+
 // notify runs the Notification hooks of a notification of the UI in the
 // background; the UI shows what they say.
 func (in *interactive) notify(message, kind string) {

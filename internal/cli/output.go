@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -45,6 +46,9 @@ type printer struct {
 	init *initEvent
 	// stopNotified says the Stop hook notification was printed.
 	stopNotified bool
+	// mu keeps lines whole and in order: a SessionStart or SessionEnd hook
+	// reports from its own goroutine.
+	mu sync.Mutex
 }
 
 // initEvent is the first stream-json line, describing the session.
@@ -359,18 +363,27 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 // emit writes v as one line of JSON, with <, > and & as they are, as Claude
 // Code prints them; the init line goes first while it is held.
 func (p *printer) emit(v any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.init != nil {
 		init := p.init
 		p.init = nil
-		p.emitHookLine(init)
+		p.write(init)
 	}
-	p.emitHookLine(v)
+	p.write(v)
 }
 
 // emitHookLine writes v as emit does, leaving a held init line for later:
 // Claude Code reports the hooks that run before the session's first message
 // before its init line.
 func (p *printer) emitHookLine(v any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.write(v)
+}
+
+// write writes v as one line of JSON.
+func (p *printer) write(v any) {
 	enc := json.NewEncoder(p.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {

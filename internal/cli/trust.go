@@ -17,6 +17,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/mcp"
+	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/trust"
 	"github.com/mini-claude/mini-claude/internal/tui"
 )
@@ -273,7 +274,7 @@ func askServer(ctx context.Context, s *session, server mcp.Server) (int, error) 
 // the default, and leaving the question ends the run.
 func askTrust(ctx context.Context, s *session, items []trust.Item) (bool, error) {
 	lines := []string{oneLine(s.cwd), "", "Its own files define things that run programs, widen permissions or redirect traffic:"}
-	lines = append(lines, itemLines(items, maxTrustItems)...)
+	lines = append(lines, itemLines(s.cwd, items, maxTrustItems)...)
 	lines = append(lines, "", "Trust it only if you wrote these files or know who did; trusting it also trusts the folders inside it. "+
 		"Without trust they are ignored; its deny and ask rules apply either way. MCP servers are asked about one by one even then.")
 	if home, _ := os.UserHomeDir(); trust.Broad(s.cwd, home) {
@@ -338,20 +339,22 @@ func loaderVariables(env map[string]string) []string {
 const maxTrustItems = 12
 
 // dangerOrder ranks the kinds of items, those that run programs first, so
-// that what matters most is listed before the list is cut.
+// that what matters most is listed before the list is cut. A kind it does not
+// name comes first: nothing says it is harmless.
 var dangerOrder = []string{trust.KindMCPServer, trust.KindHook, trust.KindTool, trust.KindAllowRule, trust.KindMode,
 	trust.KindDirectory, trust.KindProvider, trust.KindModel, trust.KindAgentType}
 
-// itemLines lists the items most dangerous first (an allow rule that grants
-// a whole tool before one that names a path), at most max of them, then how
-// many more there are of each kind.
-func itemLines(items []trust.Item, max int) []string {
+// itemLines lists the items of the folder cwd most dangerous first: in the
+// order of dangerOrder, but for the allow rules that grant neither a whole
+// tool nor commands by a wildcard, which come last. It lists at most max of
+// them, each file named relative to cwd, then how many more there are of
+// each kind.
+func itemLines(cwd string, items []trust.Item, max int) []string {
 	rank := func(it trust.Item) int {
-		r := 2 * slices.Index(dangerOrder, it.Kind)
-		if it.Kind == trust.KindAllowRule && strings.Contains(it.Name, "(") && !strings.Contains(it.Name, "(*") {
-			r++
+		if it.Kind == trust.KindAllowRule && !grantsWide(it.Name) {
+			return len(dangerOrder)
 		}
-		return r
+		return slices.Index(dangerOrder, it.Kind)
 	}
 	sorted := slices.Clone(items)
 	slices.SortStableFunc(sorted, func(a, b trust.Item) int { return rank(a) - rank(b) })
@@ -370,9 +373,20 @@ func itemLines(items []trust.Item, max int) []string {
 			}
 			return append(lines, fmt.Sprintf("  • and %d more (%s)", len(sorted)-max, strings.Join(counts, ", ")))
 		}
+		if rel, err := filepath.Rel(cwd, it.Source); err == nil && filepath.IsLocal(rel) {
+			it.Source = rel
+		}
 		lines = append(lines, "  • "+it.String())
 	}
 	return lines
+}
+
+// grantsWide reports whether an allow rule grants a whole tool ("Bash",
+// "Read(*)", "mcp__server") or shell commands by a wildcard ("Bash(sh:*)"),
+// with which a folder can run what it likes.
+func grantsWide(rule string) bool {
+	r, err := permission.ParseRule(rule, "")
+	return err == nil && (r.Content == "" || r.Tool == "Bash" && strings.Contains(r.Content, "*"))
 }
 
 // folderItems are the held items that trusting the folder would admit.

@@ -175,14 +175,55 @@ func TestInTheHomeFolderTheUsersOwnAgentsAreNotTheFolders(t *testing.T) {
 }
 
 func TestTheTrustQuestionListsWhatRunsFirstAndCutsTheRest(t *testing.T) {
+	cwd := t.TempDir()
+	settings := filepath.Join(cwd, ".claude", "settings.json")
 	var items []trust.Item
 	for i := range 40 {
-		items = append(items, trust.Item{Kind: trust.KindAllowRule, Name: fmt.Sprintf("Read(./docs/page%d.md)", i)})
+		items = append(items, trust.Item{Kind: trust.KindAllowRule, Name: fmt.Sprintf("Read(./docs/page%d.md)", i), Source: settings})
 	}
-	items = append(items, trust.Item{Kind: trust.KindAllowRule, Name: "Bash"}, trust.Item{Kind: trust.KindMCPServer, Name: "db", Detail: "node x"})
-	lines := itemLines(items, 12)
-	if len(lines) != 13 || !strings.Contains(lines[0], "MCP server db") || !strings.Contains(lines[1], "allow rule Bash") ||
-		lines[12] != "  • and 30 more (allow rule: 30)" {
-		t.Errorf("lines = %q", lines)
+	items = append(items, trust.Item{Kind: trust.KindAllowRule, Name: "Bash", Source: settings},
+		trust.Item{Kind: trust.KindAllowRule, Name: "Bash(sh:*)", Source: settings},
+		trust.Item{Kind: trust.KindMCPServer, Name: "db", Detail: "node x", Source: filepath.Join(cwd, ".mcp.json")},
+		trust.Item{Kind: trust.KindModel, Name: "opus", Source: "/elsewhere/settings.json"})
+	lines := itemLines(cwd, items, 12)
+	want := map[int]string{
+		0:  "  • MCP server db (node x) from .mcp.json",
+		1:  "  • allow rule Bash from .claude/settings.json",
+		2:  "  • allow rule Bash(sh:*) from .claude/settings.json",
+		3:  "  • model opus from /elsewhere/settings.json",
+		4:  "  • allow rule Read(./docs/page0.md) from .claude/settings.json",
+		12: "  • and 32 more (allow rule: 32)",
+	}
+	if len(lines) != 13 {
+		t.Fatalf("%d lines, want 12 items and the count of the rest: %q", len(lines), lines)
+	}
+	for i, line := range want {
+		if lines[i] != line {
+			t.Errorf("line %d = %q, want %q", i, lines[i], line)
+		}
+	}
+}
+
+func TestAllowRulesThatGrantAWholeToolOrAnyCommandAreWide(t *testing.T) {
+	tests := []struct {
+		rule string
+		wide bool
+	}{
+		{"Bash", true},
+		{"Bash(*)", true},
+		{"Bash()", true},
+		{"Bash(sh:*)", true},
+		{"Bash(npm run *)", true},
+		{"mcp__github", true},
+		{"Read", true},
+		{"Bash(git status)", false},
+		{"Read(./docs/**)", false},
+		{"mcp__github__get_issue", true},
+		{"Bash(unclosed", false},
+	}
+	for _, tt := range tests {
+		if got := grantsWide(tt.rule); got != tt.wide {
+			t.Errorf("grantsWide(%q) = %v, want %v", tt.rule, got, tt.wide)
+		}
 	}
 }

@@ -37,3 +37,40 @@ func TestReadSmallFileRefusesWhatCouldHangOrExhaustIt(t *testing.T) {
 		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
+
+// Load leaves out a settings file that is a FIFO or a link to /dev/zero,
+// naming it, at once, and loads the others.
+func TestLoadSkipsSettingsThatAreNotRegularFiles(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(HomeEnv, filepath.Join(home, ".mini-claude"))
+	if err := os.MkdirAll(filepath.Join(cwd, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(cwd, ".claude", "settings.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(cwd, ".claude", "settings.local.json")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(cwd, ".mini-claude", "settings.json"), `{"model":"haiku"}`)
+	var files []File
+	var errs []error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		files, errs = Load(cwd)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Load did not return within 5s")
+	}
+	if len(files) != 1 || files[0].Model != "haiku" {
+		t.Errorf("files = %+v, want only .mini-claude/settings.json", files)
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "settings.json: not a regular file but a named pipe") ||
+		!strings.Contains(errs[1].Error(), "settings.local.json: not a regular file but a device") {
+		t.Errorf("errors = %v, want the FIFO and the device named", errs)
+	}
+}

@@ -250,13 +250,14 @@ func (p *parser) projectFile(path string) ([]Server, error) {
 	return p.file(data, path, SourceProject)
 }
 
-// loadFlag reads one --mcp-config value: JSON text when it starts with "{",
-// a file path otherwise, as Claude Code accepts both.
+// flag reads one --mcp-config value: JSON text when it starts with "{",
+// a file path otherwise, as Claude Code accepts both. The file must be a
+// regular one (see config.ReadSmallFile), which <(…) is not.
 func (p *parser) flag(value string) ([]Server, error) {
 	if trimmed := strings.TrimSpace(value); strings.HasPrefix(trimmed, "{") {
 		return p.file([]byte(trimmed), "--mcp-config", SourceDynamic)
 	}
-	data, err := config.ReadSmallFile(value)
+	data, err := os.ReadFile(value)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", value, err)
 	}

@@ -43,13 +43,11 @@ func UntrustedGitEnv(ctx context.Context, command, dir string, env []string) ([]
 	ctx, cancel := context.WithTimeout(ctx, gitReadTimeout)
 	defer cancel()
 	dirs, unknown := gitDirs(a, dir, env)
-	s := survey{env: env, roots: map[string]bool{}}
-	for _, d := range dirs {
-		if err := s.visit(ctx, d, true, 0); err != nil {
-			return noGitOr(env, err)
-		}
+	listings, err := surveyDirs(ctx, dirs, env)
+	if err != nil {
+		return noGitOr(env, err)
 	}
-	if len(s.listings) == 0 {
+	if len(listings) == 0 {
 		if !unknown {
 			return env, nil
 		}
@@ -59,9 +57,43 @@ func UntrustedGitEnv(ctx context.Context, command, dir string, env []string) ([]
 		if err != nil {
 			return noGitOr(env, err)
 		}
-		s.listings = append(s.listings, user)
+		listings = append(listings, user)
 	}
-	return planGuard(s.listings, env).apply(env)
+	return planGuard(listings, env).apply(env)
+}
+
+// UnknownGitKeys returns the keys that the repositories a line may run git
+// in (those UntrustedGitEnv reads, for a line run in dir) set in their own
+// configuration and that the guard does not know: no rule neutralises them
+// and they are not known to be harmless (see harmlessKeys). Such a key may
+// make git, or a tool git starts, run a program the guard lets through, so
+// in a folder the user has not trusted the line is to be asked about. It
+// returns nothing for a line that runs no git, and when the configuration
+// cannot be read: UntrustedGitEnv then refuses to run the line.
+func UnknownGitKeys(ctx context.Context, a *Analysis, dir string, env []string) []string {
+	if !mayRunGit(a) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, gitReadTimeout)
+	defer cancel()
+	dirs, _ := gitDirs(a, dir, env)
+	listings, err := surveyDirs(ctx, dirs, env)
+	if err != nil {
+		return nil
+	}
+	return unknownKeys(listings)
+}
+
+// surveyDirs lists the configuration of the repositories around dirs and of
+// their submodules and nested repositories, each once.
+func surveyDirs(ctx context.Context, dirs, env []string) ([][]configEntry, error) {
+	s := survey{env: env, roots: map[string]bool{}}
+	for _, d := range dirs {
+		if err := s.visit(ctx, d, true, 0); err != nil {
+			return nil, err
+		}
+	}
+	return s.listings, nil
 }
 
 // GitDirUnknown reports whether a line may run git in a directory that

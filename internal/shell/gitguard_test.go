@@ -225,3 +225,81 @@ func BenchmarkUntrustedGitEnv(b *testing.B) {
 		})
 	}
 }
+
+// What git writes into a repository's configuration as it is cloned and
+// worked in is known to the guard: ordinary repositories are not asked about.
+func TestOrdinaryRepositoriesSetOnlyKnownKeys(t *testing.T) {
+	l := newGitLab(t)
+	lib := filepath.Join(l.root, "lib")
+	l.initRepo(lib)
+	l.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	l.write("docs/index.md", "docs\n")
+	l.git("add", "docs")
+	l.git("commit", "-q", "-m", "submodule and docs")
+	clone := filepath.Join(l.root, "clone")
+	l.gitIn(l.root, "", "-c", "protocol.file.allow=always", "clone", "-q", "--filter=blob:none", "--recurse-submodules", "file://"+l.dir, clone)
+	for _, args := range [][]string{
+		{"sparse-checkout", "set", "--cone", "docs"},
+		{"worktree", "add", "-q", filepath.Join(l.root, "wt")},
+		{"remote", "add", "upstream", "https://example.com/x.git"},
+		{"branch", "-q", "--set-upstream-to=origin/main"},
+		{"config", "pull.rebase", "true"},
+		{"config", "user.name", "Someone"},
+		{"config", "core.autocrlf", "input"},
+		{"config", "extensions.worktreeConfig", "true"},
+		{"config", "--worktree", "core.sparseCheckoutCone", "true"},
+		{"gc", "-q"},
+	} {
+		l.gitIn(clone, "", args...)
+	}
+	for _, dir := range []string{clone, filepath.Join(clone, "lib"), filepath.Join(l.root, "wt")} {
+		entries, err := listConfig(context.Background(), dir, l.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unknown := unknownKeys([][]configEntry{entries}); len(unknown) > 0 {
+			t.Errorf("%s: unknown keys %q", dir, unknown)
+		}
+	}
+}
+
+func TestUnknownGitKeysOfTheRepositoriesALineUses(t *testing.T) {
+	l := newGitLab(t)
+	sub := filepath.Join(l.dir, "sub")
+	l.initRepo(sub)
+	l.gitIn(sub, "", "config", "lfs.customtransfer.x.path", l.mark)
+	l.config("gitflow.branch.master", "main")
+	for _, tc := range []struct {
+		command string
+		want    []string
+	}{
+		{"git status", []string{"gitflow.branch.master"}},
+		{"cd sub && git status", []string{"gitflow.branch.master", "lfs.customtransfer.x.path"}},
+		{"ls -la", nil},
+	} {
+		a, err := Analyze(tc.command)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UnknownGitKeys(context.Background(), a, l.dir, l.env); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.command, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkUnknownGitKeys measures what the permission check of a Bash
+// command adds in a folder the user has not trusted: the same reading of the
+// repositories as UntrustedGitEnv's, before the command is run.
+func BenchmarkUnknownGitKeys(b *testing.B) {
+	l := newGitLab(b)
+	l.config("gitflow.branch.master", "main")
+	a, err := Analyze("git status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if keys := UnknownGitKeys(context.Background(), a, l.dir, l.env); len(keys) != 1 {
+			b.Fatalf("keys %q", keys)
+		}
+	}
+}

@@ -138,7 +138,57 @@ func TestGuardCommands(t *testing.T) {
 			setup: func(l *gitLab) { l.config("interactive.diffFilter", l.mark) }},
 		{name: "submodule.<name>.update runs a command on submodule update", command: "git submodule update", want: "Skipping submodule",
 			setup: submoduleBehind},
+		{name: "trailer.<key>.command runs on interpret-trailers", command: "printf 'subject\\n' | git interpret-trailers", want: "sign: ",
+			setup: func(l *gitLab) { l.config("trailer.sign.command", l.touch()) }},
+		{name: "trailer.<key>.cmd runs on a --trailer of its key", command: "git commit -q --allow-empty -m second --trailer sign=me && git log -1 --format=%B", want: "sign:",
+			setup: func(l *gitLab) { l.config("trailer.sign.cmd", l.touch()) }},
+		{name: "instaweb.httpd runs on instaweb", command: "git instaweb --start; git instaweb --stop", want: "lighttpd", needsGit: "instaweb --stop",
+			setup: func(l *gitLab) {
+				// A name with lighttpd in it, for instaweb to write it a
+				// configuration and start it. Guarded, instaweb looks for
+				// lighttpd (and stops it if it was there).
+				httpd := filepath.Join(l.root, "lighttpd")
+				l.write(httpd, "#!/bin/sh\ntouch '"+l.marker+"'\n")
+				l.config("instaweb.httpd", httpd)
+			}},
 	})
+}
+
+// git send-email runs the programs of its keys, for all mail or for the
+// identity chosen. The patch is made by the command, so that the lab's
+// setup is the key alone.
+func TestGuardSendEmail(t *testing.T) {
+	const patch = "git format-patch -q -1 -o p && "
+	const dryRun = patch + "git send-email --dry-run --confirm=never --from=lab@example.com --to=to@example.com p/*.patch"
+	// $HOME/bin/sendmail is the user's, on PATH.
+	const send = patch + "PATH=$HOME/bin:$PATH git send-email --confirm=never --from=lab@example.com --to=to@example.com p/*.patch"
+	// sink reads the mail, as a sendmail does, after making the marker.
+	sink := func(l *gitLab) string { return l.touch() + "; cat >/dev/null" }
+	vectors := []gitVector{
+		{name: "sendemail.headerCmd runs on every patch", command: dryRun, want: "Dry-OK",
+			setup: func(l *gitLab) { l.config("sendemail.headerCmd", l.touch()) }},
+		{name: "sendemail.toCmd runs on every patch", command: dryRun, want: "Dry-OK",
+			setup: func(l *gitLab) { l.config("sendemail.toCmd", l.touch()) }},
+		{name: "sendemail.ccCmd runs on every patch", command: dryRun, want: "Dry-OK",
+			setup: func(l *gitLab) { l.config("sendemail.ccCmd", l.touch()) }},
+		{name: "an identity's toCmd runs when the repository picks the identity", command: dryRun, want: "Dry-OK",
+			setup: func(l *gitLab) { l.config("sendemail.identity", "work", "sendemail.work.toCmd", l.touch()) }},
+		{name: "sendemail.sendmailCmd sends the mail", command: send, want: "the user's sendmail",
+			setup: func(l *gitLab) {
+				l.write(filepath.Join(l.root, "home", "bin", "sendmail"), "#!/bin/sh\necho \"the user's sendmail\" >&2\ncat >/dev/null\n")
+				l.config("sendemail.sendmailCmd", sink(l))
+			}},
+		{name: "an absolute sendemail.smtpServer is run as sendmail", command: send, want: "server=localhost",
+			setup: func(l *gitLab) {
+				server := filepath.Join(l.root, "server")
+				l.write(server, "#!/bin/sh\n"+sink(l)+"\n")
+				l.config("sendemail.smtpServer", server)
+			}},
+	}
+	for i := range vectors {
+		vectors[i].needsGit = "send-email --dump-aliases"
+	}
+	testVectors(t, vectors)
 }
 
 // conflict makes branches main and side that change a.txt each their way.

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,6 +49,9 @@ type gitGuard struct {
 	config [][2]string
 	// env is NAME=value settings.
 	env []string
+	// refused is the repository keys no setting neutralises (see refuse):
+	// the command is not to run.
+	refused []string
 }
 
 // maxGuardKeys bounds the keys a guard sets: a repository that names more
@@ -125,6 +129,10 @@ func (p *planner) add(r gitRule, key string) {
 			p.done["proxy"] = true
 			p.guard.env = append(p.guard.env, "GIT_PROXY_COMMAND=")
 		}
+	case refuse:
+		if !slices.Contains(p.guard.refused, key) {
+			p.guard.refused = append(p.guard.refused, key)
+		}
 	}
 }
 
@@ -162,6 +170,9 @@ func shellQuote(s string) string {
 // apply returns env with the guard added. Configuration goes after any
 // GIT_CONFIG_COUNT entries env has (the user's own), so git reads it last.
 func (g gitGuard) apply(env []string) ([]string, error) {
+	if len(g.refused) > 0 {
+		return nil, fmt.Errorf("the repository's git configuration sets %s, whose program git runs whatever is set after it; trust the folder to run git commands in it", strings.Join(g.refused, ", "))
+	}
 	if len(g.config) == 0 && len(g.env) == 0 {
 		return env, nil
 	}

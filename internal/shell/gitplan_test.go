@@ -48,6 +48,13 @@ func TestRuleForMatchesKeysAsGitListsThem(t *testing.T) {
 		{"remote.origin.fetch", ""},
 		{"user.name", ""},
 		{"core", ""},
+		{"hook.pwn.command", "hook.*.command"},
+		{"hook.pwn.event", ""},
+		{"gc.recentobjectshook", "gc.recentobjectshook"},
+		{"trailer.sign.cmd", "trailer.*.cmd"},
+		{"sendemail.tocmd", "sendemail.tocmd"},
+		{"sendemail.work.tocmd", "sendemail.*.tocmd"},
+		{"instaweb.httpd", "instaweb.httpd"},
 	} {
 		r, ok := ruleFor(tc.key)
 		if got := map[bool]string{true: r.pattern}[ok]; got != tc.pattern {
@@ -119,6 +126,12 @@ func TestPlanGuard(t *testing.T) {
 		{name: "submodule update is neutralised only when it runs a command",
 			listings: [][]configEntry{{entry("local", "submodule.a.update", "rebase"), entry("local", "submodule.b.update", "!x")}},
 			want:     [][2]string{{"submodule.b.update", "none"}}},
+		{name: "a hook the configuration names runs true, or the user's command of that name",
+			listings: [][]configEntry{{entry("global", "hook.lint.command", "mine"), entry("local", "hook.lint.command", "x"), entry("local", "hook.pwn.command", "y"), entry("local", "hook.pwn.event", "pre-commit")}},
+			want:     [][2]string{{"hook.lint.command", "mine"}, {"hook.pwn.command", "true"}}},
+		{name: "an smtpServer that is a program is neutralised, a host is not",
+			listings: [][]configEntry{{entry("local", "sendemail.smtpserver", "/x/sendmail"), entry("local", "sendemail.work.smtpserver", "smtp.example.com")}},
+			want:     [][2]string{{"sendemail.smtpserver", "localhost"}}},
 		{name: "keys of nested repositories count, each once",
 			listings: [][]configEntry{{entry("local", "filter.f.clean", "x")}, {entry("local", "filter.f.clean", "y"), entry("local", "filter.g.smudge", "z")}},
 			want:     [][2]string{{"filter.f.clean", ""}, {"filter.g.smudge", ""}}},
@@ -166,6 +179,10 @@ func TestGuardApplyAddsAfterTheUsersEntries(t *testing.T) {
 	if _, err := g.apply([]string{"GIT_CONFIG_COUNT=two"}); err == nil || !strings.Contains(err.Error(), "not a count") {
 		t.Errorf("a GIT_CONFIG_COUNT git refuses: err %v, want one saying it is not a count", err)
 	}
+	refused := planGuard([][]configEntry{{entry("local", "gc.recentobjectshook", "x"), entry("worktree", "gc.recentobjectshook", "y")}}, nil)
+	if _, err := refused.apply([]string{"A=1"}); err == nil || !strings.Contains(err.Error(), "sets gc.recentobjectshook, whose") {
+		t.Errorf("a key no value neutralises: err %v, want one naming it once", err)
+	}
 	if got, _ := (gitGuard{}).apply([]string{"A=1"}); !slices.Equal(got, []string{"A=1"}) {
 		t.Errorf("an empty guard changed the environment: %q", got)
 	}
@@ -195,5 +212,45 @@ func TestIsLocalURLAsGitDecides(t *testing.T) {
 		if got := isLocalURL(u); got != local {
 			t.Errorf("isLocalURL(%q) = %v, want %v", u, got, local)
 		}
+	}
+}
+
+func TestKnownKeys(t *testing.T) {
+	for _, tc := range []struct {
+		key   string
+		known bool
+	}{
+		{"core.repositoryformatversion", true},
+		{"remote.origin.fetch", true},
+		{"remote.origin.url", true},
+		{"branch.main.merge", true},
+		{"submodule.lib.url", true},
+		{"http.https://example.com.extraheader", true},
+		{"color.diff.meta", true},
+		{"fetch.fsck.missingemail", true},
+		{"lfs.https://example.com/x.git/info/lfs.access", true},
+		{"hook.pwn.event", true},
+		{"diff.evil.textconv", true}, // a rule's
+		{"core.fsmonitorwhatever", false},
+		{"lfs.customtransfer.x.path", false},
+		{"lfs.extension.x.clean", false},
+		{"guitool.x.cmd", false},
+		{"gitflow.branch.master", false},
+		{"svn-remote.svn.url", false},
+		{"gpg.SSH.allowedsignersfile", false}, // the subsection is case-sensitive
+	} {
+		if got := knownKey(tc.key); got != tc.known {
+			t.Errorf("knownKey(%q) = %v, want %v", tc.key, got, tc.known)
+		}
+	}
+}
+
+func TestUnknownKeysAreTheRepositoriesOwn(t *testing.T) {
+	listings := [][]configEntry{
+		{entry("global", "gitflow.branch.master", "main"), entry("local", "core.bare", "false"), entry("local", "lfs.customtransfer.x.path", "x"), entry("local", "foo.bar", "1")},
+		{entry("local", "foo.bar", "2"), entry("worktree", "x.y", "z")},
+	}
+	if got, want := unknownKeys(listings), []string{"lfs.customtransfer.x.path", "foo.bar", "x.y"}; !slices.Equal(got, want) {
+		t.Errorf("unknownKeys = %q, want %q", got, want)
 	}
 }

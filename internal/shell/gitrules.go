@@ -7,15 +7,16 @@ import (
 
 // A gitRule says how one kind of git configuration key that names a program
 // is made harmless for a repository the user has not trusted. Every neutral
-// value below was found by experiment with git 2.39.5, which the vector
-// tests in gitguard_*_test.go repeat: the repository's value runs a marker
-// program, the neutral one does not, and the command still does its normal
-// work where it can.
+// value below was found by experiment with git 2.39.5 and, for the keys git
+// 2.39 does not have, git 2.55.0, which the vector tests in
+// gitguard_*_test.go repeat: the repository's value runs a marker program,
+// the neutral one does not, and the command still does its normal work
+// where it can.
 type gitRule struct {
 	// pattern is "section.variable" or "section.subsection.variable",
-	// lower case but for the subsection; "*" stands for any subsection. A
-	// two-part pattern ending in ".*" takes the whole section (alias.x.y is
-	// the alias "x.y" to git).
+	// lower case but for the subsection; "*" stands for any subsection (or
+	// variable). A two-part pattern ending in ".*" takes the whole section
+	// (alias.x.y is the alias "x.y" to git).
 	pattern string
 	// neutral is the value set when the user's own configuration has none.
 	neutral string
@@ -57,6 +58,9 @@ const (
 	// the repository's, while the variable, even empty, takes precedence
 	// over every one and empty means no proxy.
 	clearProxy
+	// refuse keeps the command from running: git runs every value of the
+	// key, the repository's included, and no variable turns it off.
+	refuse
 )
 
 // diffProgram stands in for diff.external and diff.<driver>.command. No
@@ -175,28 +179,64 @@ var gitRules = []gitRule{
 	{pattern: "man.*.path", neutral: "man"},
 	// "!command" runs on git submodule update; none skips the submodule.
 	{pattern: "submodule.*.update", neutral: "none", when: func(_, v string) bool { return strings.HasPrefix(v, "!") }},
+	// git gc, prune and repack run every value (git 2.42 on) when they
+	// weigh an unreachable object, and git gc --auto runs after commit,
+	// merge or fetch; a later value only adds a command.
+	{pattern: "gc.recentobjectshook", act: refuse},
+	// git interpret-trailers, commit --trailer and tag --trailer run a
+	// trailer's command (command on every call, cmd for a --trailer of its
+	// key) and keep the last value, with a warning ("more than one"); true
+	// adds the trailer empty, while an empty command fails to run.
+	{pattern: "trailer.*.command", neutral: "true"},
+	{pattern: "trailer.*.cmd", neutral: "true"},
+	// git send-email runs these, for all mail or for an identity, and keeps
+	// the last value. The recipient and header commands get the patch file:
+	// true adds no address or header (an empty one would run the file).
+	{pattern: "sendemail.tocmd", neutral: "true"},
+	{pattern: "sendemail.*.tocmd", neutral: "true"},
+	{pattern: "sendemail.cccmd", neutral: "true"},
+	{pattern: "sendemail.*.cccmd", neutral: "true"},
+	{pattern: "sendemail.headercmd", neutral: "true"},
+	{pattern: "sendemail.*.headercmd", neutral: "true"},
+	// The mail goes to sendmail on PATH instead of the repository's program
+	// (an empty command would run the first address as one).
+	{pattern: "sendemail.sendmailcmd", neutral: "sendmail"},
+	{pattern: "sendemail.*.sendmailcmd", neutral: "sendmail"},
+	// An absolute smtpServer is a sendmail-like program; localhost, git's
+	// own last resort, is a server.
+	{pattern: "sendemail.smtpserver", neutral: "localhost", when: absoluteValue},
+	{pattern: "sendemail.*.smtpserver", neutral: "localhost", when: absoluteValue},
+	// git instaweb runs instaweb.httpd, gitweb.cgi from instaweb.gitwebdir
+	// and Apache's modules from instaweb.modulePath, each read with git
+	// config --get (the last value); empty means its defaults (lighttpd
+	// from PATH, /usr/share/gitweb, the system's modules).
+	{pattern: "instaweb.httpd", neutral: ""},
+	{pattern: "instaweb.gitwebdir", neutral: ""},
+	{pattern: "instaweb.modulepath", neutral: ""},
 }
 
 // ruleFor returns the rule whose pattern matches a key as git lists it.
 func ruleFor(key string) (gitRule, bool) {
 	section, sub, hasSub, variable := splitKey(key)
 	for _, r := range gitRules {
-		if r.matches(section, sub, hasSub, variable) {
+		if patternMatches(r.pattern, section, sub, hasSub, variable) {
 			return r, true
 		}
 	}
 	return gitRule{}, false
 }
 
-func (r gitRule) matches(section, sub string, hasSub bool, variable string) bool {
-	parts := strings.Split(r.pattern, ".")
+// patternMatches reports whether a key, split by splitKey, matches a
+// pattern of gitRule's form.
+func patternMatches(pattern, section, sub string, hasSub bool, variable string) bool {
+	parts := strings.Split(pattern, ".")
 	if parts[0] != section {
 		return false
 	}
 	if len(parts) == 2 {
 		return parts[1] == "*" || !hasSub && parts[1] == variable
 	}
-	return hasSub && (parts[1] == "*" || parts[1] == sub) && parts[2] == variable
+	return hasSub && (parts[1] == "*" || parts[1] == sub) && (parts[2] == "*" || parts[2] == variable)
 }
 
 // splitKey splits a configuration key at its first and last dots: the
@@ -216,6 +256,9 @@ func splitKey(key string) (section, sub string, hasSub bool, variable string) {
 // ownPath accepts a user's hooks directory that does not depend on the
 // repository: absolute, or under the home directory.
 func ownPath(v string) bool { return path.IsAbs(v) || strings.HasPrefix(v, "~") }
+
+// absoluteValue reports whether a value is an absolute path.
+func absoluteValue(_, v string) bool { return path.IsAbs(v) }
 
 // localValue reports whether a remote URL is a local repository, as git
 // decides: file://, or no "://" and no colon before the first slash

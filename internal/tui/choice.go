@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,8 +58,8 @@ type choice struct {
 	q        Question
 	selected int
 	picked   int
-	width    int
-	height   int
+	// width and height are the terminal's, 0 until it reports them.
+	width, height int
 }
 
 func (c *choice) Init() tea.Cmd { return nil }
@@ -89,45 +90,81 @@ func (c *choice) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return c, nil
 }
 
+// View draws the question in a box that fits the terminal: when its lines
+// are too many, the middle of Lines gives way, so that the title, the
+// answers and the hint always show.
 func (c *choice) View() tea.View {
 	width := c.width
 	if width <= 0 {
 		width = 80
 	}
 	inner := max(20, width-4)
-	var body []string
+	var title, body []string
+	for _, l := range wrap(c.q.Title, inner) {
+		title = append(title, boldStyle.Render(l))
+	}
 	for _, l := range c.q.Lines {
 		body = append(body, wrap(l, inner)...)
 	}
-	if c.height > 0 {
-		body = clipMiddle(body, c.height-len(c.q.Answers)-7)
-	}
-	lines := append([]string{boldStyle.Render(c.q.Title), ""}, body...)
-	lines = append(lines, "")
-	for i, a := range c.q.Answers {
-		label := fmt.Sprintf("%d. %s", i+1, a)
-		if i == c.selected {
-			lines = append(lines, accentStyle.Render(tool.Clip("❯ "+label, inner)))
-		} else {
-			lines = append(lines, tool.Clip("  "+label, inner))
-		}
-	}
-	lines = append(lines, "", dimStyle.Render("Enter to confirm · Esc to exit"))
-	v := tea.NewView(dialogBorder.Width(width).Render(strings.Join(lines, "\n")))
+	// The box's border takes two of the terminal's rows.
+	rows := fitRows(title, body, c.answerRows(inner), dimStyle.Render("Enter to confirm · Esc to exit"), c.height-2)
+	v := tea.NewView(dialogBorder.Width(width).Render(strings.Join(rows, "\n")))
 	v.AltScreen = true
 	return v
 }
 
-// clipMiddle keeps lines within room rows, cutting from the middle and
-// saying how many were cut, so that a question's title, its end and its
-// answers always show, however much it lists.
-func clipMiddle(lines []string, room int) []string {
-	room = max(room, 3)
-	if len(lines) <= room {
-		return lines
+// answerRows are the answers, numbered, the selected one marked, one row each.
+func (c *choice) answerRows(inner int) []string {
+	rows := make([]string, len(c.q.Answers))
+	for i, a := range c.q.Answers {
+		label := fmt.Sprintf("%d. %s", i+1, a)
+		if i == c.selected {
+			rows[i] = accentStyle.Render(tool.Clip("❯ "+label, inner))
+		} else {
+			rows[i] = tool.Clip("  "+label, inner)
+		}
 	}
-	head := (room - 1) / 2
-	tail := room - 1 - head
-	cut := len(lines) - head - tail
-	return append(append(lines[:head:head], dimStyle.Render(fmt.Sprintf("… %d more lines", cut))), lines[len(lines)-tail:]...)
+	return rows
+}
+
+// fitRows lays out a question in at most room rows (room <= 0: unknown, no
+// limit): the title, the body, the answers and the hint, a blank row between
+// each. When they do not fit, the middle of the body gives way to a row saying
+// how many are hidden. On a screen too small even for that, the blank rows
+// go, and the body is only counted: the answers are kept first, then the
+// hint, then as much of the title and the count as there is room for.
+func fitRows(title, body, answers []string, hint string, room int) []string {
+	layout := func(body []string) []string {
+		return slices.Concat(title, []string{""}, body, []string{""}, answers, []string{"", hint})
+	}
+	all := layout(body)
+	if room <= 0 || len(all) <= room {
+		return all
+	}
+	if keep := len(body) - (len(all) - room); keep >= 1 {
+		return layout(clipMiddle(body, keep))
+	}
+	tail := answers
+	if room > len(answers) {
+		tail = append(slices.Clone(answers), hint)
+	}
+	head := slices.Concat(title, []string{hiddenRow(len(body))})
+	head = head[:min(len(head), max(0, room-len(tail)))]
+	rows := slices.Concat(head, tail)
+	return rows[max(0, len(rows)-room):]
+}
+
+// clipMiddle returns n rows of lines, n < len(lines): its first and last rows
+// around one saying how many were left out of the middle. It keeps about
+// twice as many rows of the start as of the end, since a question puts what
+// matters most first and its closing words last.
+func clipMiddle(lines []string, n int) []string {
+	tail := (n - 1) / 3
+	head := n - 1 - tail
+	return slices.Concat(lines[:head], []string{hiddenRow(len(lines) - head - tail)}, lines[len(lines)-tail:])
+}
+
+// hiddenRow is the row that stands for n rows of a question left out.
+func hiddenRow(n int) string {
+	return dimStyle.Render(fmt.Sprintf("… %d more lines", n))
 }

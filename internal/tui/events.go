@@ -13,7 +13,7 @@ import (
 )
 
 // sessionEvent shows the events that are not part of a message: sub-agents
-// and their tool calls, and compactions.
+// and their tool calls, and compactions (what hooks do is hookEvent's).
 func (m *model) sessionEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.SubAgentStarted:

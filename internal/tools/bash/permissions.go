@@ -2,6 +2,7 @@ package bash
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,7 +38,7 @@ func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.Permissio
 // it, and any Bash deny rule does; the paths such a glob was found to match
 // are still judged, so a deny rule on one of them denies.
 // The session's stored results are left out: reading them needs no rule.
-func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
+func accesses(ctx context.Context, in Input, env *tool.Env) tool.Access {
 	a := analysis(in)
 	if a == nil {
 		return tool.Access{}
@@ -56,6 +57,11 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 	}
 	if !env.FolderTrusted && shell.GitDirUnknown(a, os.Environ()) {
 		acc.Commands = append(acc.Commands, unknownPart("git in a directory known only when the command runs, whose repository's configuration cannot be checked before it runs in a folder not trusted"))
+	}
+	if !env.FolderTrusted {
+		if keys := shell.UnknownGitKeys(ctx, a, env.Cwd, os.Environ()); len(keys) > 0 {
+			acc.Commands = append(acc.Commands, unknownPart(unknownKeysPart(keys)))
+		}
 	}
 	x := &expander{bases: bases, unsure: a.GlobOptions}
 	for _, r := range a.Reads {
@@ -84,6 +90,19 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 		}
 	}
 	return acc
+}
+
+// maxNamedKeys bounds the git keys an approval question names.
+const maxNamedKeys = 3
+
+// unknownKeysPart describes git run with repository keys the git guard does
+// not know, naming the first few.
+func unknownKeysPart(keys []string) string {
+	named := strings.Join(keys[:min(len(keys), maxNamedKeys)], ", ")
+	if more := len(keys) - maxNamedKeys; more > 0 {
+		named += fmt.Sprintf(" and %d more", more)
+	}
+	return "git with the repository's configuration of " + named + ", keys whose effect the git guard of a folder not trusted does not know"
 }
 
 // unknownPart is a part of a command line that cannot be judged before it runs.

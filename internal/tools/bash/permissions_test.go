@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/permission"
@@ -162,4 +164,58 @@ func TestUnsandboxedRunIsAsked(t *testing.T) {
 		}
 	}
 	sandboxStatus = shell.ProbeSandbox
+}
+
+// In a folder the user has not trusted, git runs unasked only where the
+// guard knows every key of the repository's own configuration.
+func TestGitWithUnknownRepositoryKeysIsAskedInAnUntrustedFolder(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	gitRepository(t, root)
+	perm := permission.Context{Mode: permission.ModeDefault, Dirs: []string{root}, Home: "/home/nobody"}
+	decideAll := func(trusted bool) map[string]permission.Decision {
+		env := &tool.Env{Cwd: root, Session: tool.NewSession(root), FolderTrusted: trusted}
+		out := map[string]permission.Decision{}
+		for _, command := range []string{"git status", "git log -1", "ls -la"} {
+			out[command] = decide(t, env, perm, command)
+		}
+		return out
+	}
+	for command, got := range decideAll(false) {
+		if got.Behavior != permission.Allow {
+			t.Errorf("an ordinary repository: %q %v (%s), want allowed", command, got.Behavior, got.Reason)
+		}
+	}
+	runGit(t, root, "config", "lfs.customtransfer.x.path", "./x")
+	runGit(t, root, "config", "gitflow.branch.master", "main")
+	for command, got := range decideAll(false) {
+		want := permission.Ask
+		if command == "ls -la" {
+			want = permission.Allow
+		}
+		if got.Behavior != want {
+			t.Errorf("unknown keys, untrusted: %q %v (%s), want %v", command, got.Behavior, got.Reason, want)
+		}
+		if want == permission.Ask && !strings.Contains(got.Reason, "git with the repository's configuration of lfs.customtransfer.x.path, gitflow.branch.master, keys") {
+			t.Errorf("%q: the question %q does not name the keys", command, got.Reason)
+		}
+	}
+	for command, got := range decideAll(true) {
+		if got.Behavior != permission.Allow {
+			t.Errorf("unknown keys, trusted: %q %v (%s), want allowed", command, got.Behavior, got.Reason)
+		}
+	}
+}
+
+func TestUnknownKeysPartNamesAFew(t *testing.T) {
+	for keys, want := range map[string]string{
+		"a.b":             "of a.b, keys",
+		"a.b c.d e.f g.h": "of a.b, c.d, e.f and 1 more, keys",
+	} {
+		if got := unknownKeysPart(strings.Fields(keys)); !strings.Contains(got, want) {
+			t.Errorf("unknownKeysPart(%s) = %q, want it to hold %q", keys, got, want)
+		}
+	}
 }

@@ -5,6 +5,7 @@
 package fileaccess
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,12 +106,17 @@ func realPath(abs string, hops int) string {
 // directory and a rename, so a crash leaves the old or the new content, never a
 // mix. An existing file keeps its mode; a new one gets perm. Parent directories
 // are created. A symlink is written through, so the link stays a link and its
-// target gets the new content; a dangling link is replaced by the file.
+// target gets the new content; a dangling link is replaced by the file. A
+// device, pipe or folder is never replaced: renaming over /dev/null as root
+// would break the machine.
 func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
 	if info, err := os.Stat(path); err == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file (%s), so it is not replaced", path, info.Mode().Type())
+		}
 		perm = info.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

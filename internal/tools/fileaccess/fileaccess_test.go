@@ -3,6 +3,7 @@ package fileaccess
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,5 +176,20 @@ func TestConvertLineEndings(t *testing.T) {
 		if got := ConvertLineEndings(tt.text, tt.eol); got != tt.want {
 			t.Errorf("ConvertLineEndings(%q, %q) = %q, want %q", tt.text, tt.eol, got, tt.want)
 		}
+	}
+}
+
+func TestWriteAtomicNeverReplacesADevice(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "null")
+	if err := os.Symlink("/dev/null", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/null", link} {
+		if err := WriteAtomic(path, []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("WriteAtomic(%s) = %v, want a refusal", path, err)
+		}
+	}
+	if info, err := os.Stat("/dev/null"); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is now %v (%v)", info.Mode(), err)
 	}
 }
