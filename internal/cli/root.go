@@ -59,12 +59,10 @@ type Factory struct {
 
 // Options are the parsed flags and arguments of the root command.
 type Options struct {
-	Print        bool
-	Prompt       []string
-	OutputFormat string
-	Verbose      bool
-	// IncludeHookEvents reports every hook's run in stream-json, not only SessionStart's.
-	IncludeHookEvents  bool
+	Print              bool
+	Prompt             []string
+	OutputFormat       string
+	Verbose            bool
 	Model              string
 	Provider           string
 	MaxTurns           int
@@ -80,6 +78,8 @@ type Options struct {
 	CompactThreshold   int
 	MCPConfig          []string
 	StrictMCPConfig    bool
+	// IncludeHookEvents reports every hook run in stream-json, not only SessionStart's.
+	IncludeHookEvents bool
 	// Trust trusts the working folder for this run only, as if the user had
 	// trusted it; nothing is recorded.
 	Trust bool
@@ -120,7 +120,6 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.BoolVarP(&opts.Print, "print", "p", false, "Run the prompt headless, print the answer and exit")
 	fl.StringVar(&opts.OutputFormat, "output-format", "text", "Output of -p: text (the answer), json (one result object) or stream-json (one event per line)")
 	fl.BoolVar(&opts.Verbose, "verbose", false, "Report retries, progress and hook runs on stderr in text mode")
-	fl.BoolVar(&opts.IncludeHookEvents, "include-hook-events", false, "With --output-format stream-json: report every hook's start and response (SessionStart's are always reported)")
 	fl.StringVar(&opts.Model, "model", "", "Model to use, optionally after a provider: ollama/qwen3-coder (default $ANTHROPIC_MODEL, else "+llm.DefaultModel+")")
 	fl.StringVar(&opts.Provider, "provider", "", "Model provider: anthropic, openai, or a local server: ollama, llamacpp, vllm (default anthropic)")
 	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "Stop after this many model turns (0: no limit)")
@@ -137,6 +136,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
 	addMCPFlags(fl, opts)
 	addTrustFlag(fl, opts)
+	fl.BoolVar(&opts.IncludeHookEvents, "include-hook-events", false, "With --output-format stream-json: report every hook run (hook_started, hook_response), not only SessionStart's")
 	fl.BoolVarP(&opts.Continue, "continue", "c", false, "Continue the most recent session of this directory")
 	fl.StringVarP(&opts.Resume, "resume", "r", "", "Resume the session with this id (without an id: pick one)")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")
