@@ -117,17 +117,16 @@ func (s *session) loadAgentTypes(errOut io.Writer) []subagent.Type {
 	home, _ := os.UserHomeDir()
 	dirs := subagent.UserDirs(config.Home(), home)
 	projectDirs := subagent.ProjectDirs(s.cwd, dirs)
-	project, _ := subagent.LoadTypes(projectDirs)
+	types, errs := subagent.LoadTypes(append(slices.Clone(dirs), projectDirs...))
 	admitted := true
-	for _, t := range project {
-		if t.Source != subagent.GeneralPurpose.Source {
+	for _, t := range types {
+		if slices.ContainsFunc(projectDirs, func(d string) bool { return strings.HasPrefix(t.Source, d+string(filepath.Separator)) }) {
 			admitted = s.gate.Admit(trust.Item{Kind: trust.KindAgentType, Name: t.Name, Source: t.Source}) && admitted
 		}
 	}
-	if admitted {
-		dirs = append(dirs, projectDirs...)
+	if !admitted {
+		types, errs = subagent.LoadTypes(dirs)
 	}
-	types, errs := subagent.LoadTypes(dirs)
 	for _, err := range errs {
 		fmt.Fprintf(errOut, "Warning: ignoring %v\n", err)
 	}
