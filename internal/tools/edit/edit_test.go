@@ -127,6 +127,8 @@ func TestEdit(t *testing.T) {
 			Input{OldString: "old line", NewString: "x"}, "changed_not_found", ptr("rewritten\n")},
 		{"notebook", ptr("{}"), readFull, nil,
 			Input{FilePath: "nb.ipynb", OldString: "{}", NewString: "[]"}, "notebook", ptr("{}")},
+		{"new_string equal to old_string once its trailing spaces go", ptr("a = 1\n"), readFull, nil,
+			Input{FilePath: "a.py", OldString: "a = 1", NewString: "a = 1  "}, "same", ptr("a = 1\n")},
 		{"not UTF-8", ptr("caf\xe9\n"), readFull, nil,
 			Input{OldString: "caf", NewString: "tea"}, "not_utf8", ptr("caf\xe9\n")},
 	}
@@ -346,12 +348,13 @@ func runRecording(t *testing.T, rec goldenfile.Recording) (string, map[int]bool)
 	return env.Cwd, failed
 }
 
-// TestQuotesAsClaudeCode edits files in curly quotes with straight
-// old_strings, as recorded from Claude Code (testdata/claude-code), and
-// requires the files it left. One case differs on purpose: a curly
-// old_string on a file in straight quotes writes new_string straight, where
-// Claude Code writes it curly into the code.
-func TestQuotesAsClaudeCode(t *testing.T) {
+// TestEditsAsClaudeCode makes the edits recorded from Claude Code
+// (testdata/claude-code) and requires the files it left: files in curly
+// quotes edited with straight old_strings, and new_strings with trailing
+// white space in files of several kinds. One case differs on purpose: a
+// curly old_string on a file in straight quotes writes new_string straight,
+// where Claude Code writes it curly into the code.
+func TestEditsAsClaudeCode(t *testing.T) {
 	tests := []struct {
 		recording string
 		// ours overrides the recorded files where we differ on purpose.
@@ -360,6 +363,7 @@ func TestQuotesAsClaudeCode(t *testing.T) {
 		{"quotes_curly", nil},
 		{"quotes_mixed", nil},
 		{"quotes_reverse", map[string]string{"code.txt": "msg := \"won't\"\n"}},
+		{"trailing_whitespace", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.recording, func(t *testing.T) {
