@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
@@ -341,5 +342,58 @@ func TestRangeReadsInConstantMemory(t *testing.T) {
 		if allocated > 2<<20 {
 			t.Errorf("%s allocated %d bytes reading a 20 MB line; want constant memory (< 2 MB)", input, allocated)
 		}
+	}
+}
+
+// freshRoom is about the context room the agent gives a fresh session's
+// first calls on a 200,000-token model, as Claude Code's was when recorded.
+const freshRoom = 108_000
+
+// TestAllowLargeAsClaudeCode reads the files of the recordings under
+// testdata/claude-code with allow_large in a fresh session's room: Claude
+// Code returned each whole (412 KB for the larger), and so must we. Claude
+// Code trims the white space off the end of every tool result it sends, the
+// tab of the last, empty, numbered line included; the comparison does too.
+func TestAllowLargeAsClaudeCode(t *testing.T) {
+	for _, name := range []string{"allow_large", "allow_large_bigger"} {
+		t.Run(name, func(t *testing.T) {
+			rec := goldenfile.LoadRecording(t, name)
+			env := newEnv(t)
+			rec.WriteFiles(t, env.Cwd)
+			env.Session.SetContextRoom(freshRoom)
+			i := len(rec.Calls) - 1
+			res, err := run(context.Background(), env, string(rec.Input(i, env.Cwd)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.TrimRight(res.Content[0].Text, " \t\n")
+			if !rec.Results[i].Matches(got) {
+				t.Errorf("%d characters ending %q; Claude Code's %d ended %q", len(got), tail(got, 120), rec.Results[i].Length, tail(rec.Results[i].Text, 120))
+			}
+		})
+	}
+}
+
+// TestAllowLargeReadsShareTheRoom: a second allow_large read in the same
+// batch gets what the first left of the room, and no less than a plain read.
+func TestAllowLargeReadsShareTheRoom(t *testing.T) {
+	env := newEnv(t)
+	line := "0123456789 abcdefghij 0123456789 abcdefghij 0123456789\n"
+	write(t, env.Cwd, "a.txt", []byte(strings.Repeat(line, 7500)))
+	write(t, env.Cwd, "b.txt", []byte(strings.Repeat(line, 7500)))
+	env.Session.SetContextRoom(120_000)
+	first, err := run(context.Background(), env, `{"file_path":"a.txt","allow_large":true}`)
+	if err != nil || !strings.HasSuffix(first.Content[0].Text, "\n7501\t") {
+		t.Fatalf("first read: %v, ends %q; want the whole file", err, tail(first.Content[0].Text, 80))
+	}
+	second, err := run(context.Background(), env, `{"file_path":"b.txt","allow_large":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := second.Content[0].Text; len(text) > outputBudget*12/10 || !strings.Contains(text, "Continue with offset: ") {
+		t.Errorf("second read is %d bytes ending %q; want a plain read's share and a note on how to go on", len(text), tail(text, 200))
+	}
+	if room, _ := env.Session.ContextRoom(); room != 0 {
+		t.Errorf("room left %d, want it used up", room)
 	}
 }
