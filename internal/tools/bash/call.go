@@ -211,7 +211,7 @@ func (m *manager) backgrounded(t *task, sandboxed bool, timedOut, limit time.Dur
 	soFar := ""
 	if timedOut == 0 {
 		sentences = append(sentences, fmt.Sprintf("Command running in background with ID: %s. %s", t.id, where),
-			"You will be notified when it completes. Use TaskOutput to read its output as it runs and TaskStop to stop it.")
+			"You will be notified when it completes.")
 	} else {
 		v, end := t.out.Since(0)
 		soFar = renderView(v)
@@ -226,9 +226,9 @@ func (m *manager) backgrounded(t *task, sandboxed bool, timedOut, limit time.Dur
 		if soFar == "" {
 			sentences = append(sentences, "No output had been read from it when it was moved. A program that buffers its output, or a pipe into one such as tail, can keep the output file empty until the command finishes.")
 		}
-		if path != "" {
-			sentences = append(sentences, "To check interim output, use Read on that file path.")
-		}
+	}
+	if path != "" {
+		sentences = append(sentences, "To check interim output, use Read on that file path.")
 	}
 	text := strings.Join(sentences, " ")
 	if soFar != "" {

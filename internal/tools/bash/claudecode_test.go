@@ -31,7 +31,7 @@ func asRecorded(text, dir string) string {
 // output, and one started in the background) and requires Claude Code's
 // texts, with our output file in place of its.
 func TestBackgroundTextsAsClaudeCode(t *testing.T) {
-	for _, name := range []string{"timeout"} {
+	for _, name := range []string{"timeout", "background"} {
 		t.Run(name, func(t *testing.T) {
 			rec := goldenfile.LoadRecording(t, name)
 			h := newHarness(t)
