@@ -97,7 +97,9 @@ func TestReadTable(t *testing.T) {
 		{"binary by extension", `{"file_path":"program.bin"}`, "error_binary_extension"},
 		{"binary by NUL byte", `{"file_path":"nul.dat"}`, "error_binary_nul"},
 		{"binary by random bytes", `{"file_path":"random.data"}`, "error_binary_random"},
-		{"limit 0", `{"file_path":"a.txt","limit":0}`, "error_limit_zero"},
+		{"limit 0 reads to the end", `{"file_path":"a.txt","limit":0}`, "text_basic"},
+		{"offset and limit 0", `{"file_path":"lines.txt","offset":3,"limit":0}`, "text_offset_no_limit"},
+		{"negative limit", `{"file_path":"a.txt","limit":-2}`, "error_limit_negative"},
 		{"negative offset", `{"file_path":"a.txt","offset":-1}`, "error_offset_negative"},
 		{"empty path", `{"file_path":""}`, "error_empty_path"},
 		{"pages ignored for text", `{"file_path":"a.txt","pages":"1-2"}`, "text_basic"},
@@ -237,6 +239,8 @@ func TestFileStateRecordsWhatWasSeen(t *testing.T) {
 		{`{"file_path":"lines.txt","offset":2,"limit":3}`, "lines.txt", false},
 		{`{"file_path":"mid.txt"}`, "mid.txt", false},
 		{`{"file_path":"big.txt","allow_large":true}`, "big.txt", true},
+		{`{"file_path":"a.txt","offset":0}`, "a.txt", true},
+		{`{"file_path":"lines.txt","limit":0}`, "lines.txt", true},
 	}
 	for _, tt := range tests {
 		if _, err := run(context.Background(), env, tt.input); err != nil {
@@ -395,5 +399,30 @@ func TestAllowLargeReadsShareTheRoom(t *testing.T) {
 	}
 	if room, _ := env.Session.ContextRoom(); room != 0 {
 		t.Errorf("room left %d, want it used up", room)
+	}
+}
+
+// TestZeroOffsetAndLimitAsClaudeCode makes the reads recorded from Claude
+// Code with offset 0 and limit 0: neither is an error, offset 0 reads from
+// the start and limit 0 to the end. Where Claude Code numbers the lines of an
+// offset-0 read from 0, ours keep their real numbers, on purpose: Edit, Grep
+// and compilers count from 1.
+func TestZeroOffsetAndLimitAsClaudeCode(t *testing.T) {
+	rec := goldenfile.LoadRecording(t, "offset_limit_zero")
+	ours := map[int]string{0: "1\tone\n2\ttwo\n3\tthree\n4", 2: "1\tone"}
+	env := newEnv(t)
+	rec.WriteFiles(t, env.Cwd)
+	for i, want := range rec.Results {
+		res, err := run(context.Background(), env, string(rec.Input(i, env.Cwd)))
+		if (err != nil) != want.IsError {
+			t.Fatalf("%s: %v, Claude Code's is_error %v", rec.Calls[i].Input, err, want.IsError)
+		}
+		wantText := want.Text
+		if text, ok := ours[i]; ok {
+			wantText = text
+		}
+		if got := strings.TrimRight(res.Content[0].Text, " \t\n"); got != wantText {
+			t.Errorf("%s: got %q, want %q (Claude Code's %q)", rec.Calls[i].Input, got, wantText, want.Text)
+		}
 	}
 }
