@@ -275,6 +275,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			return res
 		}
 		stopBlocks = 0
+		a.opts.Env.Session.SetContextRoom(a.contextRoom())
 		results, denials := a.execute(ctx, uses, endsInCutCall(reply))
 		res.Denials = append(res.Denials, denials...)
 		stop := loop.observe(uses, results)

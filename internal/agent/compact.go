@@ -59,6 +59,18 @@ func (a *Agent) threshold() int {
 	return llm.ContextWindow(a.opts.Model) * thresholdPercent / 100
 }
 
+// contextRoom is how many tokens the results of the calls about to run may
+// take together: 70% of what is left below the compaction threshold (below
+// the context window when compaction is off), the room Claude Code gives an
+// allow_large read.
+func (a *Agent) contextRoom() int {
+	limit := a.threshold()
+	if limit <= 0 {
+		limit = llm.ContextWindow(a.opts.Model)
+	}
+	return max(limit-a.contextTokens(), 0) * 7 / 10
+}
+
 // autoCompact makes room before a request when the context is over the
 // threshold: first by clearing old large tool results, then, if that is not
 // enough, by replacing the history with a summary. A failed summary leaves the
