@@ -83,7 +83,8 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 	if !a.opts.Hooks.Has(hooks.PreToolUse, name) {
 		return hookVerdict{}
 	}
-	in := hooks.PreToolUseInput{Common: a.hookCommon(hooks.PreToolUse, true), ToolName: name, ToolInput: p.call.Input(), ToolUseID: p.use.ID}
+	in := hooks.PreToolUseInput{Common: a.hookCommon(hooks.PreToolUse, true), ToolName: name,
+		ToolInput: validatedInput(p.call.Tool(), p.call.Input(), p.input), ToolUseID: p.use.ID}
 	o := a.runHooks(ctx, hooks.PreToolUse, name, in)
 	if o.Stop {
 		a.hookStop.Store(true)
@@ -103,7 +104,7 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %v\n"+
 				"The tool input from the model was valid; the hook's rewrite of it was not.", name, err)}
 		}
-		p.call = call
+		p.call, p.input = call, o.UpdatedInput
 	}
 	return hookVerdict{permission: o.Permission, reason: o.PermissionReason}
 }
@@ -129,11 +130,12 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, result llm.ContentB
 		return result
 	}
 	common := a.hookCommon(event, true)
+	toolInput := validatedInput(p.call.Tool(), p.call.Input(), p.input)
 	if result.IsError {
-		input = hooks.PostToolUseFailureInput{Common: common, ToolName: name, ToolInput: p.call.Input(), ToolUseID: p.use.ID,
+		input = hooks.PostToolUseFailureInput{Common: common, ToolName: name, ToolInput: toolInput, ToolUseID: p.use.ID,
 			Error: contentText(result.Content), IsInterrupt: ctx.Err() != nil, DurationMS: took.Milliseconds()}
 	} else {
-		input = hooks.PostToolUseInput{Common: common, ToolName: name, ToolInput: p.call.Input(), ToolResponse: output,
+		input = hooks.PostToolUseInput{Common: common, ToolName: name, ToolInput: toolInput, ToolResponse: output,
 			ToolUseID: p.use.ID, DurationMS: took.Milliseconds()}
 	}
 	o := a.runHooks(ctx, event, name, input)
