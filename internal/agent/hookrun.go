@@ -227,7 +227,7 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 		BackgroundTasks: []any{}, SessionCrons: []any{}}
 	if a.depth > 0 {
 		event = hooks.SubagentStop
-		in = hooks.SubagentStopInput{Common: a.hookCommon(event, true), StopHookActive: active, AgentTranscriptPath: a.opts.TranscriptPath,
+		in = hooks.SubagentStopInput{Common: a.hookCommon(event, true), StopHookActive: active, AgentTranscriptPath: subAgentTranscript(a.opts.TranscriptPath, a.opts.AgentID),
 			LastAssistantMessage: last, BackgroundTasks: []any{}, SessionCrons: []any{}}
 	}
 	if !a.opts.Hooks.Has(event, a.opts.AgentType) {

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,5 +161,55 @@ func TestHookContextBlocksNameTheEventAsClaudeCodeDoes(t *testing.T) {
 		if b.Text != want[i] {
 			t.Errorf("block %d = %q, want %q", i, b.Text, want[i])
 		}
+	}
+}
+
+// readHookLog reads the inputs a `cat >> log; echo >> log` hook wrote.
+func readHookLog(t *testing.T, log string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("hook input %q: %v", line, err)
+		}
+		inputs = append(inputs, in)
+	}
+	return inputs
+}
+
+func TestASubAgentsHooksGetTheSessionsTranscriptAndThePromptThatStartedIt(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	logCmd := "cat >> " + log + "; echo >> " + log
+	h.srv.Route(llmtest.FirstUserText("parent task"), turn(agentCall("a1", "Read", "sub task", "")), turn(llmtest.Text("done")))
+	h.srv.Route(llmtest.FirstUserText("sub task"), turn(llmtest.ToolUse("r1", "Read", `{"file_path":"`+filepath.Join(h.cwd, "a.txt")+`"}`)),
+		turn(llmtest.Text("It says hi.")))
+	os.WriteFile(filepath.Join(h.cwd, "a.txt"), []byte("hi\n"), 0o644)
+	a := h.agent(t, func(o *agent.Options) {
+		withSubAgents(o)
+		withHooks(h.cwd, [3]string{hooks.UserPromptSubmit, "", logCmd}, [3]string{hooks.PreToolUse, "Read", logCmd},
+			[3]string{hooks.SubagentStop, "", logCmd})(o)
+	})
+	if res := a.Run(context.Background(), "parent task"); res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	inputs := readHookLog(t, log)
+	if len(inputs) != 3 {
+		t.Fatalf("%d hook inputs, want UserPromptSubmit, the sub-agent's PreToolUse and SubagentStop: %v", len(inputs), inputs)
+	}
+	prompt, pre, stop := inputs[0], inputs[1], inputs[2]
+	id, _ := pre["agent_id"].(string)
+	for _, in := range []map[string]any{pre, stop} {
+		if in["transcript_path"] != "/t/s1.jsonl" || in["prompt_id"] != prompt["prompt_id"] || in["agent_id"] != id || in["agent_type"] != "general-purpose" {
+			t.Errorf("%s input = %v, want the session's transcript and prompt id (%v), and the sub-agent", in["hook_event_name"], in, prompt["prompt_id"])
+		}
+	}
+	if want := "/t/s1/subagents/agent-" + id + ".jsonl"; id == "" || stop["agent_transcript_path"] != want {
+		t.Errorf("agent_transcript_path = %v, want %s", stop["agent_transcript_path"], want)
 	}
 }
