@@ -129,6 +129,9 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, result llm.ContentB
 	if !a.opts.Hooks.Has(event, name) {
 		return result
 	}
+	if r, ok := output.(tool.HookResponder); ok {
+		output = r.HookResponse()
+	}
 	common := a.hookCommon(event, true)
 	toolInput := validatedInput(p.call.Tool(), p.call.Input(), p.input)
 	if result.IsError {
