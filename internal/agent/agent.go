@@ -72,7 +72,8 @@ type Options struct {
 	AttachMentions bool
 	// Hooks runs the session's lifecycle hooks: PreToolUse, PostToolUse and
 	// PostToolUseFailure around each call, UserPromptSubmit before a prompt,
-	// Stop (SubagentStop) when the model ends its turn. Nil runs none.
+	// Stop (SubagentStop) when the model ends its turn, PreCompact before a
+	// compaction and SessionStart (source compact) after it. Nil runs none.
 	Hooks *hooks.Engine
 	// TranscriptPath is the session's transcript, as hooks are told: a
 	// sub-agent's hooks get its session's, and SubagentStop the sub-agent's

@@ -263,3 +263,17 @@ func (a *Agent) preCompact(ctx context.Context, trigger CompactTrigger, instruct
 	}
 	a.runHooks(ctx, hooks.PreCompact, string(trigger), in)
 }
+
+// compactedStart runs the SessionStart hooks of a compacted conversation
+// (source compact) and returns what they said, which goes first in the
+// conversation's new first message, so that the next request carries it, as
+// Claude Code puts it among the compacted conversation's first reminders.
+func (a *Agent) compactedStart(ctx context.Context) []llm.ContentBlock {
+	const source = "compact"
+	if !a.opts.Hooks.Has(hooks.SessionStart, source) {
+		return nil
+	}
+	in := hooks.SessionStartInput{Common: a.hookCommon(hooks.SessionStart, false), Source: source, Model: a.opts.Model}
+	o := a.runHooks(ctx, hooks.SessionStart, source, in)
+	return HookContextBlocks(hooks.SessionStart+":"+source, o.Context)
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
 // withHooks configures an agent with one hook per (event, matcher, command).
@@ -211,5 +212,59 @@ func TestASubAgentsHooksGetTheSessionsTranscriptAndThePromptThatStartedIt(t *tes
 	}
 	if want := "/t/s1/subagents/agent-" + id + ".jsonl"; id == "" || stop["agent_transcript_path"] != want {
 		t.Errorf("agent_transcript_path = %v, want %s", stop["agent_transcript_path"], want)
+	}
+}
+
+func TestSessionStartHooksFireAfterACompactionAndTheNextRequestCarriesTheirContext(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	logCmd := "cat >> " + log + "; echo >> " + log
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("p1", "Print", `{"chars":10}`)}, Usage: llm.Usage{InputTokens: 5000}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("<summary>printed</summary>")}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}},
+	)
+	a := h.agent(t, func(o *agent.Options) {
+		withHooks(h.cwd, [3]string{hooks.UserPromptSubmit, "", logCmd}, [3]string{hooks.PreCompact, "", logCmd},
+			[3]string{hooks.SessionStart, "compact", logCmd + "; echo 'Compacted context'"})(o)
+		o.Tools = []tool.Tool{printer(100)}
+		o.CompactThreshold = 1000
+	})
+	if res := a.Run(context.Background(), "go"); res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	after := h.srv.Requests()[2].Messages[0].Content
+	if after[0].Text != "<system-reminder>\nSessionStart:compact hook success: Compacted context\n</system-reminder>" {
+		t.Errorf("the first message after the compaction starts %+v, want the SessionStart hook's context", after[0])
+	}
+	inputs := readHookLog(t, log)
+	if len(inputs) != 3 {
+		t.Fatalf("%d hook inputs, want UserPromptSubmit, PreCompact and SessionStart: %v", len(inputs), inputs)
+	}
+	data, _ := os.ReadFile(log)
+	want := `"prompt_id":"` + inputs[0]["prompt_id"].(string) + `","hook_event_name":"SessionStart","source":"compact","model":"claude-opus-5-5"}`
+	if inputs[1]["trigger"] != "auto" || !strings.Contains(string(data), want) {
+		t.Errorf("hook inputs = %s, want PreCompact auto, then SessionStart ending %s", data, want)
+	}
+}
+
+func TestACompactionTheUserAsksForIsAPromptOfItsOwnToHooks(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	logCmd := "cat >> " + log + "; echo >> " + log
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("planned")}}, llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("<summary>plan</summary>")}})
+	a := h.agent(t, withHooks(h.cwd, [3]string{hooks.UserPromptSubmit, "", logCmd}, [3]string{hooks.PreCompact, "", logCmd},
+		[3]string{hooks.SessionStart, "", logCmd}))
+	a.Run(context.Background(), "plan")
+	if err := a.Compact(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	inputs := readHookLog(t, log)
+	if len(inputs) != 3 {
+		t.Fatalf("%d hook inputs, want UserPromptSubmit, PreCompact and SessionStart: %v", len(inputs), inputs)
+	}
+	prompt, pre, start := inputs[0]["prompt_id"], inputs[1]["prompt_id"], inputs[2]["prompt_id"]
+	if pre == nil || pre == prompt || start != pre || a.PromptID() != pre || inputs[1]["trigger"] != "manual" || inputs[2]["source"] != "compact" {
+		t.Errorf("inputs %v; want /compact's own prompt id on PreCompact and SessionStart", inputs)
 	}
 }
