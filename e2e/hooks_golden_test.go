@@ -38,10 +38,12 @@ import (
 const goldenModel = "claude-sonnet-4-5-20250929"
 
 // goldenEventsDir holds the recorded session; goldenTUIDir the recorded
-// interactive session.
+// interactive session; goldenResumeDir the session resumed around its
+// compactions, headless and in the UI.
 var (
 	goldenEventsDir = filepath.Join("testdata", "hooks", "events")
 	goldenTUIDir    = filepath.Join(goldenEventsDir, "tui")
+	goldenResumeDir = filepath.Join(goldenEventsDir, "resume")
 )
 
 // notFired are the recorded events mini-claude does not fire, with why; an
@@ -64,6 +66,13 @@ var recordedElsewhere = map[string]map[string]string{
 	goldenEventsDir: {
 		"Notification": "fires only in the UI: compared in the tui subtest against events/tui/Notification.json",
 		"StopFailure":  "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
+	},
+	goldenResumeDir: {
+		"PreToolUse":         "the resumed session calls no tool: compared in the session subtest",
+		"PostToolUse":        "the resumed session calls no tool: compared in the session subtest",
+		"PostToolUseFailure": "the resumed session calls no tool: compared in the session subtest",
+		"Notification":       "fires only on a permission dialog or when idle: compared in the tui subtest",
+		"StopFailure":        "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
 	},
 	goldenTUIDir: {
 		"StopFailure":        "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
@@ -167,6 +176,34 @@ var (
 func TestHookInputsMatchClaudeCode(t *testing.T) {
 	t.Run("session", testGoldenSession)
 	t.Run("tui", testGoldenTUI)
+	t.Run("resume", testGoldenResume)
+}
+
+// headlessRun runs the binary with -p as the recorder ran Claude Code, and
+// returns the session id.
+func headlessRun(t *testing.T, r *run, prompt string, more ...string) string {
+	t.Helper()
+	args := append([]string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events", "--model", goldenModel}, more...)
+	out := r.exec(args...)
+	if out.code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, out.code, out.stderr)
+	}
+	id, _ := lines(t, out.stdout)[0]["session_id"].(string)
+	return id
+}
+
+// uiCommand opens the UI on session id, types command (/compact, /clear),
+// waits for shown, and leaves with /exit: mini-claude's /compact and /clear
+// are the UI's.
+func uiCommand(t *testing.T, r *run, id, command, shown string) {
+	t.Helper()
+	s := openScreen(t, r, "--resume", id, "--model", goldenModel)
+	s.typeLine(command)
+	s.waitFor(shown)
+	s.typeLine("/exit")
+	if !s.exited() {
+		t.Fatalf("/exit did not leave the UI after %s", command)
+	}
 }
 
 // testGoldenSession plays the recorded session: startup and --resume with a
@@ -184,38 +221,43 @@ func testGoldenSession(t *testing.T) {
 	r.srv.Push(recordedTurns(t, readRecordedStream(t, filepath.Join(goldenEventsDir, "stream", "resume.jsonl"), r.dir))...)
 	r.srv.Push(text(recordedOne(t, recorded, "PostCompact").get("compact_summary").text()))
 
-	headless := func(prompt string, resume ...string) string {
-		args := append([]string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events", "--model", goldenModel}, resume...)
-		out := r.exec(args...)
-		if out.code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, out.code, out.stderr)
-		}
-		id, _ := lines(t, out.stdout)[0]["session_id"].(string)
-		return id
-	}
-	id := headless("Run the hook session.")
+	id := headlessRun(t, r, "Run the hook session.")
 	log.endPhase("startup")
-	headless("Resume the hook session.", "--resume", id)
+	headlessRun(t, r, "Resume the hook session.", "--resume", id)
 	log.endPhase("resume")
-
-	s := openScreen(t, r, "--resume", id, "--model", goldenModel)
-	s.typeLine("/compact")
-	s.waitFor("Conversation compacted")
-	s.typeLine("/exit")
-	if !s.exited() {
-		t.Fatal("/exit did not leave the UI after /compact")
-	}
+	uiCommand(t, r, id, "/compact", "Conversation compacted: ")
 	log.endPhase("compact")
-	s = openScreen(t, r, "--resume", id, "--model", goldenModel)
-	s.typeLine("/clear")
-	s.waitFor("Started a new conversation.")
-	s.typeLine("/exit")
-	if !s.exited() {
-		t.Fatal("/exit did not leave the UI after /clear")
-	}
+	uiCommand(t, r, id, "/clear", "Started a new conversation.")
 	log.endPhase("clear")
-
 	compareGolden(t, goldenEventsDir, recorded, log, r)
+}
+
+// testGoldenResume plays the session resumed around its compactions: a
+// prompt headless, /compact in the UI, a prompt resumed headless after it,
+// then the UI opened on the session and /compact there.
+func testGoldenResume(t *testing.T) {
+	r := newRun(t)
+	log := newHookLog(t, r, []string{})
+	r.trust(false)
+	recorded := readRecorded(t, goldenResumeDir)
+	summary := text(recordedOne(t, recorded, "PostCompact").get("compact_summary").text())
+	stream := func(run string) []llmtest.Turn {
+		return recordedTurns(t, readRecordedStream(t, filepath.Join(goldenResumeDir, "stream", run+".jsonl"), r.dir))
+	}
+	r.srv.Push(stream("startup")...)
+	r.srv.Push(summary)
+	r.srv.Push(stream("after")...)
+	r.srv.Push(summary)
+
+	id := headlessRun(t, r, recordedOne(t, recorded, "UserPromptSubmit").get("prompt").text())
+	log.endPhase("startup")
+	uiCommand(t, r, id, "/compact", "Conversation compacted: ")
+	log.endPhase("compact")
+	headlessRun(t, r, "Go on after the compaction.", "--resume", id)
+	log.endPhase("after")
+	uiCommand(t, r, id, "/compact", "Conversation compacted: ")
+	log.endPhase("tui")
+	compareGolden(t, goldenResumeDir, recorded, log, r)
 }
 
 // testGoldenTUI plays the recorded interactive session: a prompt, a Bash
@@ -483,8 +525,13 @@ func compareGolden(t *testing.T, dir string, recorded []recordedInput, log *hook
 			continue
 		}
 		var want, got []*ordered
+		inPlayed := 0
 		for _, e := range recorded {
-			if e.event == event && played[e.run] && leftOut(e) == "" {
+			if e.event != event || !played[e.run] {
+				continue
+			}
+			inPlayed++
+			if leftOut(e) == "" {
 				want = append(want, comparable(expected(e, uiRuns[e.run])))
 			}
 		}
@@ -500,7 +547,7 @@ func compareGolden(t *testing.T, dir string, recorded []recordedInput, log *hook
 				got = append(got, comparable(norm.input(v)))
 			}
 		}
-		if len(want) == 0 {
+		if inPlayed == 0 {
 			t.Errorf("%s/%s.json is recorded, but none of its inputs belongs to a run replayed here", dir, event)
 		}
 		renumber(want)
