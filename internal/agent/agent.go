@@ -72,9 +72,12 @@ type Options struct {
 	AttachMentions bool
 	// Hooks runs the session's lifecycle hooks: PreToolUse, PostToolUse and
 	// PostToolUseFailure around each call, UserPromptSubmit before a prompt,
-	// Stop (SubagentStop) when the model ends its turn. Nil runs none.
+	// Stop (SubagentStop) when the model ends its turn, PreCompact before a
+	// compaction and SessionStart (source compact) after it. Nil runs none.
 	Hooks *hooks.Engine
-	// TranscriptPath is the session's transcript (a sub-agent's own), as hooks are told.
+	// TranscriptPath is the session's transcript, as hooks are told: a
+	// sub-agent's hooks get its session's, and SubagentStop the sub-agent's
+	// own beside it (agent_transcript_path).
 	TranscriptPath string
 	// AgentID and AgentType name a sub-agent to its hooks; empty for the main agent.
 	AgentID, AgentType string
@@ -141,6 +144,9 @@ type Agent struct {
 	// is the same, for PromptID.
 	promptID     string
 	lastPromptID atomic.Pointer[string]
+	// parentPromptID is, in a sub-agent, the id of the parent's prompt that
+	// started it, which its hooks are told as Claude Code's are.
+	parentPromptID string
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
@@ -181,7 +187,10 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
 // ctx is cancelled. The conversation stays valid for the API in every case.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
-	id := uuid.NewString()
+	id := a.parentPromptID
+	if id == "" {
+		id = uuid.NewString()
+	}
 	a.promptID = id
 	a.lastPromptID.Store(&id)
 	extra, blocked := a.promptSubmit(ctx, prompt)

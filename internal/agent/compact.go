@@ -110,11 +110,15 @@ func (a *Agent) autoCompact(ctx context.Context, res *Result) {
 // that is never summarised away, as /compact does; instructions, when not
 // empty, tell the model what the summary should focus on. The summarising
 // request's usage is reported in the Compacted or CompactionFailed event
-// only. It must not run while Run does.
+// only. /compact is a prompt of its own to hooks, as in Claude Code: its
+// hooks get a new prompt id. It must not run while Run does.
 func (a *Agent) Compact(ctx context.Context, instructions string) error {
 	if len(a.messages) == 0 {
 		return errors.New("nothing to compact: the conversation is empty")
 	}
+	id := uuid.NewString()
+	a.promptID = id
+	a.lastPromptID.Store(&id)
 	_, err := a.compact(ctx, CompactManual, instructions, a.contextTokens())
 	return err
 }
@@ -134,6 +138,7 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 		return usage, err
 	}
 	message := llm.UserText(compactedText(summary, state))
+	message.Content = append(a.compactedStart(ctx), message.Content...)
 	summarised := len(a.messages)
 	a.messages = []llm.Message{message}
 	a.edited = state.FilesEdited

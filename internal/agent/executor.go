@@ -21,8 +21,11 @@ import (
 // pending is one tool_use of a message on its way through the executor: either
 // a parsed call, or the error result it ended with before running.
 type pending struct {
-	use   llm.ContentBlock
-	call  tool.Call
+	use  llm.ContentBlock
+	call tool.Call
+	// input is the input the call runs with: the model's, or the
+	// updatedInput of a PreToolUse hook.
+	input json.RawMessage
 	early *llm.ContentBlock
 }
 
@@ -77,7 +80,7 @@ func concurrent(p *pending) bool {
 
 // prepare finds the tool and decodes the input; a failure becomes the call's result.
 func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
-	p := &pending{use: use}
+	p := &pending{use: use, input: use.Input}
 	fail := func(text string) *pending {
 		result := errorResult(use.ID, text)
 		p.early = &result

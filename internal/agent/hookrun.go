@@ -83,7 +83,8 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 	if !a.opts.Hooks.Has(hooks.PreToolUse, name) {
 		return hookVerdict{}
 	}
-	in := hooks.PreToolUseInput{Common: a.hookCommon(hooks.PreToolUse, true), ToolName: name, ToolInput: p.call.Input(), ToolUseID: p.use.ID}
+	in := hooks.PreToolUseInput{Common: a.hookCommon(hooks.PreToolUse, true), ToolName: name,
+		ToolInput: validatedInput(p.call.Tool(), p.call.Input(), p.input), ToolUseID: p.use.ID}
 	o := a.runHooks(ctx, hooks.PreToolUse, name, in)
 	if o.Stop {
 		a.hookStop.Store(true)
@@ -103,7 +104,7 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %v\n"+
 				"The tool input from the model was valid; the hook's rewrite of it was not.", name, err)}
 		}
-		p.call = call
+		p.call, p.input = call, o.UpdatedInput
 	}
 	return hookVerdict{permission: o.Permission, reason: o.PermissionReason}
 }
@@ -128,12 +129,16 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, result llm.ContentB
 	if !a.opts.Hooks.Has(event, name) {
 		return result
 	}
+	if r, ok := output.(tool.HookResponder); ok {
+		output = r.HookResponse()
+	}
 	common := a.hookCommon(event, true)
+	toolInput := validatedInput(p.call.Tool(), p.call.Input(), p.input)
 	if result.IsError {
-		input = hooks.PostToolUseFailureInput{Common: common, ToolName: name, ToolInput: p.call.Input(), ToolUseID: p.use.ID,
+		input = hooks.PostToolUseFailureInput{Common: common, ToolName: name, ToolInput: toolInput, ToolUseID: p.use.ID,
 			Error: contentText(result.Content), IsInterrupt: ctx.Err() != nil, DurationMS: took.Milliseconds()}
 	} else {
-		input = hooks.PostToolUseInput{Common: common, ToolName: name, ToolInput: p.call.Input(), ToolResponse: output,
+		input = hooks.PostToolUseInput{Common: common, ToolName: name, ToolInput: toolInput, ToolResponse: output,
 			ToolUseID: p.use.ID, DurationMS: took.Milliseconds()}
 	}
 	o := a.runHooks(ctx, event, name, input)
@@ -225,7 +230,7 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 		BackgroundTasks: []any{}, SessionCrons: []any{}}
 	if a.depth > 0 {
 		event = hooks.SubagentStop
-		in = hooks.SubagentStopInput{Common: a.hookCommon(event, true), StopHookActive: active, AgentTranscriptPath: a.opts.TranscriptPath,
+		in = hooks.SubagentStopInput{Common: a.hookCommon(event, true), StopHookActive: active, AgentTranscriptPath: subAgentTranscript(a.opts.TranscriptPath, a.opts.AgentID),
 			LastAssistantMessage: last, BackgroundTasks: []any{}, SessionCrons: []any{}}
 	}
 	if !a.opts.Hooks.Has(event, a.opts.AgentType) {
@@ -257,4 +262,18 @@ func (a *Agent) preCompact(ctx context.Context, trigger CompactTrigger, instruct
 		in.CustomInstructions = &instructions
 	}
 	a.runHooks(ctx, hooks.PreCompact, string(trigger), in)
+}
+
+// compactedStart runs the SessionStart hooks of a compacted conversation
+// (source compact) and returns what they said, which goes first in the
+// conversation's new first message, so that the next request carries it, as
+// Claude Code puts it among the compacted conversation's first reminders.
+func (a *Agent) compactedStart(ctx context.Context) []llm.ContentBlock {
+	const source = "compact"
+	if !a.opts.Hooks.Has(hooks.SessionStart, source) {
+		return nil
+	}
+	in := hooks.SessionStartInput{Common: a.hookCommon(hooks.SessionStart, false), Source: source, Model: a.opts.Model}
+	o := a.runHooks(ctx, hooks.SessionStart, source, in)
+	return HookContextBlocks(hooks.SessionStart+":"+source, o.Context)
 }

@@ -157,7 +157,7 @@ func (in *interactive) resume(id string) (tui.Resumed, error) {
 	}
 	in.conv.close()
 	in.use(conv)
-	in.startSession("resume")
+	in.startSession(startSource(&chosen))
 	return tui.Resumed{ID: conv.id, Messages: conv.history, Results: conv.results, Warnings: strings.TrimSpace(warnings.String())}, nil
 }
 

@@ -74,11 +74,24 @@ type SubagentStopInput struct {
 }
 
 // SessionStartInput is what a SessionStart hook reads; Source is startup,
-// resume, clear or compact.
+// resume, clear or compact. Model is set in the UI at startup and after a
+// compaction, Resumed on resume when the conversation has a last response.
 type SessionStartInput struct {
 	Common
 	Source string `json:"source"`
 	Model  string `json:"model,omitempty"`
+	*Resumed
+}
+
+// Resumed describes a resumed conversation's last response to SessionStart
+// hooks, as Claude Code does: how long ago it came, the context it took,
+// whether the prompt cache has likely dropped that context since, and what
+// writing it to the cache again costs at the model's list price.
+type Resumed struct {
+	SecondsSinceLastResponse int64   `json:"seconds_since_last_response"`
+	ContextTokens            int     `json:"context_tokens"`
+	PromptCacheLikelyExpired bool    `json:"prompt_cache_likely_expired"`
+	EstimatedCacheWriteUSD   float64 `json:"estimated_cache_write_usd"`
 }
 
 // SessionEndInput is what a SessionEnd hook reads; Reason is other (the end

@@ -52,6 +52,8 @@ type Output struct {
 	CwdReset bool `json:"cwd_reset,omitempty"`
 	// Sandboxed says whether the command ran in the write sandbox.
 	Sandboxed bool `json:"sandboxed"`
+	// quiet says the command is one Claude Code expects no output from.
+	quiet bool
 }
 
 // Tool runs bash commands.

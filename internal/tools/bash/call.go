@@ -69,7 +69,9 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 		select {
 		case <-t.done:
 			defer out.Close()
-			return finished(t, env, sandboxed, reset)
+			res, err := finished(t, env, sandboxed, reset)
+			res.quiet = noOutputExpected(in.Command)
+			return res, err
 		case <-ctx.Done():
 			m.stop(t, "interrupted")
 			out.Close()
@@ -154,10 +156,13 @@ func finished(t *task, env *tool.Env, sandboxed, reset bool) (Output, error) {
 		return res, &tool.OutputError{Text: strings.Join(append([]string{fmt.Sprintf("Exit code %d", exit.Code)}, nonEmpty(res.Text)...), "\n")}
 	}
 	if res.Text == "" {
-		res.Text = "(Bash completed with no output)"
+		res.Text = noOutput
 	}
 	return res, nil
 }
+
+// noOutput is what the model reads of a command that printed nothing.
+const noOutput = "(Bash completed with no output)"
 
 func nonEmpty(s string) []string {
 	if s == "" {
