@@ -270,8 +270,11 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			if reply.StopReason == llm.StopPauseTurn {
 				continue
 			}
-			if more, blocked := a.stopHooks(ctx, res.Text, stopBlocks > 0); blocked && stopBlocks < stopHookCap {
+			more, blocked := a.stopHooks(ctx, res.Text, stopBlocks > 0)
+			if blocked {
 				stopBlocks++
+			}
+			if blocked && stopBlocks < stopHookCap {
 				a.addUser(more)
 				a.emit(StopHookFeedback{Event: a.stopEvent(), Text: a.stopEvent() + " hook feedback:\n" + blockTexts(a.hookBlocks)})
 				continue
@@ -279,6 +282,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 				a.emit(HookNotice{Level: "warning", Text: fmt.Sprintf("A hook blocked the turn from ending %d consecutive times—overriding and ending turn. "+
 					"For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true.", stopHookCap),
 					Kind: NoticeStopCap, Event: a.stopEvent()})
+				res.Text = ""
 			}
 			res.Outcome = Completed
 			return res

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
@@ -220,10 +221,15 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	case decision.Behavior == permission.Allow:
 		return refusal{}
 	}
+	prompt := permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason, Subject: decision.Subject}
+	if byHook {
+		prompt.Hook = hooks.Name(hooks.PreToolUse, name)
+	} else {
+		prompt.Rule = SuggestRule(query, decision)
+	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
-	answer, err := a.opts.Prompter.Ask(ctx, permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason,
-		Subject: decision.Subject, Rule: SuggestRule(query, decision)})
+	answer, err := a.opts.Prompter.Ask(ctx, prompt)
 	switch {
 	case err != nil:
 		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,8 +12,9 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-// stopHookCap is how many times in a row Stop hooks may keep a turn going
-// before the agent ends it anyway, as Claude Code does.
+// stopHookCap is how many times in a row Stop hooks may block a turn's end:
+// the block that reaches it is overridden and the turn ends with no text, as
+// in Claude Code.
 const stopHookCap = 9
 
 // HookNotice tells the user what a hook said or how it failed: a
@@ -101,13 +103,21 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 			err = call.Validate(ctx, env)
 		}
 		if err != nil {
-			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %v\n"+
-				"The tool input from the model was valid; the hook's rewrite of it was not.", name, err)}
+			issues := err.Error()
+			if inputErr, ok := errors.AsType[*tool.InputError](err); ok {
+				issues = inputErr.Issues()
+			}
+			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %s\n"+
+				"The tool input from the model was valid; the hook's rewrite of it was not.", name, issues)}
 		}
 		p.call, p.input = call, o.UpdatedInput
 	}
 	return hookVerdict{permission: o.Permission, reason: o.PermissionReason}
 }
+
+// quoted puts a hook's command between double quotes as Claude Code does
+// when it names the command to the model: as written, nothing escaped.
+func quoted(command string) string { return `"` + command + `"` }
 
 func blockTexts(blocks []hooks.Block) string {
 	texts := make([]string, len(blocks))
@@ -147,7 +157,7 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, result llm.ContentB
 	}
 	var notes []string
 	for _, b := range o.Blocks {
-		notes = append(notes, fmt.Sprintf("%s:%s hook blocking error from command: %q: %s", event, name, b.Command, b.Text))
+		notes = append(notes, fmt.Sprintf("%s:%s hook blocking error from command: %s: %s", event, name, quoted(b.Command), b.Text))
 	}
 	for _, c := range o.Context {
 		notes = append(notes, fmt.Sprintf("%s:%s hook additional context: %s", event, name, c.Text))
@@ -244,7 +254,7 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 	var content []llm.ContentBlock
 	for _, b := range o.Blocks {
 		if !strings.HasPrefix(b.Text, "["+b.Command+"]: ") {
-			content = append(content, llm.TextBlock(fmt.Sprintf("<system-reminder>\n%s hook blocking error from command: %q: %s\n</system-reminder>\n", event, b.Command, b.Text)))
+			content = append(content, llm.TextBlock(fmt.Sprintf("<system-reminder>\n%s hook blocking error from command: %s: %s\n</system-reminder>\n", event, quoted(b.Command), b.Text)))
 		}
 	}
 	content = append(content, llm.TextBlock("<system-reminder>\n"+stopFeedback+"\n"+event+" hook feedback:\n"+blockTexts(o.Blocks)+"\n</system-reminder>"))

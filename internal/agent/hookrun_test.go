@@ -103,7 +103,7 @@ func TestPostToolUseHooksAppendTheirReminder(t *testing.T) {
 	})
 	a.Run(context.Background(), "touch it")
 	got, isErr := lastResultText(t, h, 1)
-	want := "\n\n<system-reminder>\nPostToolUse:Touch hook blocking error from command: \"" + strings.ReplaceAll(cmd, `"`, `\"`) +
+	want := "\n\n<system-reminder>\nPostToolUse:Touch hook blocking error from command: \"" + cmd +
 		"\": Formatting failed\nPostToolUse:Touch hook additional context: lint ok\n</system-reminder>"
 	if isErr || !strings.HasPrefix(got, "Created ") || !strings.HasSuffix(got, want) {
 		t.Errorf("tool_result %q (is_error %v), want the result then %q", got, isErr, want)
