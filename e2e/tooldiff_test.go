@@ -31,10 +31,6 @@ var ourFilesAfter = map[string]string{
 	"quotes_reverse/code.txt": "msg := \"won't\"\n",
 }
 
-// readBackNote ends Claude Code's Edit and Write success texts; it is outside
-// issue 20's list and not copied yet.
-const readBackNote = " (file state is current in your context — no need to Read it back)"
-
 // quotesNote ends our Edit's text when old_string matched other quotes; on
 // purpose, Claude Code says nothing.
 const quotesNote = " Note: old_string matched with curly and straight quotes treated alike, and new_string was written with the file's quotes."
@@ -97,7 +93,6 @@ func replayRecording(t *testing.T, rec goldenfile.Recording) {
 		if rec.Calls[i].Setup {
 			continue
 		}
-		want.Text = strings.TrimSuffix(want.Text, readBackNote)
 		if ours, ok := ourToolResults[rec.Name+"/"+strconv.Itoa(i)]; ok {
 			want = goldenfile.RecordedResult{Text: ours}
 		}

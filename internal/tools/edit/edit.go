@@ -156,6 +156,7 @@ func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	out := Output{FilePath: abs, OldString: in.OldString, NewString: in.NewString, ReplaceAll: in.ReplaceAll,
 		Message: fmt.Sprintf("The file %s has been updated successfully.", abs)}
 	if !t.exists {
+		out.Message += fileaccess.StateCurrentNote
 		out.StructuredPatch = patch.Compute("", fileaccess.ConvertLineEndings(in.NewString, fileaccess.LF))
 		return out, save(ctx, env, abs, in.NewString, true)
 	}
@@ -183,6 +184,9 @@ func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	out.ContentNotInModelContext = !t.record.Full
 	if in.ReplaceAll {
 		out.Message = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", abs)
+	}
+	if !changed {
+		out.Message += fileaccess.StateCurrentNote
 	}
 	if restyled {
 		out.Message += " Note: old_string matched with curly and straight quotes treated alike, and new_string was written with the file's quotes."

@@ -128,16 +128,12 @@ func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Outpu
 		StructuredPatch: patch.Compute(original, in.Content), OriginalFile: &original}, nil
 }
 
-// stateCurrent ends the text of every write, as in Claude Code 2.1.332:
-// the session knows the file as written, so the model need not read it back.
-const stateCurrent = " (file state is current in your context — no need to Read it back)"
-
 // toBlocks is the text the model reads for a write.
 func toBlocks(out Output) []llm.ContentBlock {
 	if out.Type == KindUpdate {
-		return []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("The file %s has been updated successfully.%s", out.FilePath, stateCurrent))}
+		return []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("The file %s has been updated successfully.%s", out.FilePath, fileaccess.StateCurrentNote))}
 	}
-	return []llm.ContentBlock{llm.TextBlock("File created successfully at: " + out.FilePath + stateCurrent)}
+	return []llm.ContentBlock{llm.TextBlock("File created successfully at: " + out.FilePath + fileaccess.StateCurrentNote)}
 }
 
 // existing returns the current content of the file at abs when there is one,
