@@ -72,6 +72,8 @@ var analysisCases = []analysisCase{
 	{cmd: `"$(echo rm)" -rf x`, commands: []string{"echo rm", `"$(echo rm)" -rf x`}, prefixes: []string{"echo", `"$(echo rm)"`}, dynamic: true},
 	{cmd: `$cmd -rf x`, commands: []string{"$cmd -rf x"}, prefixes: []string{"$cmd"}, dynamic: true},
 	{cmd: `r? x`, commands: []string{"r? x"}, prefixes: []string{"r?"}, dynamic: true},
+	{cmd: `{"r",}m x`, commands: []string{`{"r",}m x`}, prefixes: []string{`{"r",}m`}, dynamic: true},
+	{cmd: `cat {"/etc/passwd",}`, commands: []string{`cat {"/etc/passwd",}`}, prefixes: []string{"cat"}, reads: []string{`{"/etc/passwd",}`}, ro: true},
 	{cmd: `echo 'rm -rf /'`, commands: []string{"echo rm -rf /"}, prefixes: []string{"echo"}, ro: true},
 
 	// Assignments.

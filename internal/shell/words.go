@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -37,8 +38,10 @@ func (w *walker) literal(wd *syntax.Word) word {
 		}
 		dynamic = true
 	}
-	for _, part := range wd.Parts {
+	for _, part := range bracesSplit(wd) {
 		switch p := part.(type) {
+		case *syntax.BraceExp:
+			markDynamic()
 		case *syntax.Lit:
 			if at := unquotedExpansionAt(p.Value, len(wd.Parts) > 1); at >= 0 {
 				sb.WriteString(unescapeUnquoted(p.Value[:at]))
@@ -79,6 +82,21 @@ func (w *walker) literal(wd *syntax.Word) word {
 		return out
 	}
 	return word{text: sb.String(), span: sp}
+}
+
+// bracesSplit returns the parts of wd with its brace lists and sequences as
+// *syntax.BraceExp parts when it has any. A brace list may be written across
+// quoted parts ({"a",b}), which bash expands as well, so the whole word is
+// split, not one literal at a time; without one the parts are wd's own.
+func bracesSplit(wd *syntax.Word) []syntax.WordPart {
+	split := *wd
+	if syntax.SplitBraces(&split) && slices.ContainsFunc(split.Parts, func(p syntax.WordPart) bool {
+		_, ok := p.(*syntax.BraceExp)
+		return ok
+	}) {
+		return split.Parts
+	}
+	return wd.Parts
 }
 
 // unquotedExpansionAt returns the index of the first character of an
