@@ -66,6 +66,7 @@ func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated 
 		wg.Wait()
 		start = end
 	}
+	a.postToolBatch(ctx, calls, results)
 	return results, denials
 }
 
