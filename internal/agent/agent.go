@@ -143,6 +143,8 @@ type Agent struct {
 	lastPromptID atomic.Pointer[string]
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
+	// hookInterrupt is set when a PermissionRequest hook interrupted the turn.
+	hookInterrupt atomic.Bool
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
 	// that blocked, for what the user is shown of them.
 	hookBlocks []hooks.Block
@@ -284,6 +286,10 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		}
 		if a.hookStop.Load() {
 			res.Outcome, res.Text = Completed, ""
+			return res
+		}
+		if a.hookInterrupt.Swap(false) {
+			res.Outcome, res.Err = Failed, errHookInterrupt
 			return res
 		}
 		if stop != nil {
