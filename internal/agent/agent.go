@@ -254,6 +254,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		a.autoCompact(ctx, &res)
 		reply, err := a.request(ctx, &res)
 		if err != nil {
+			a.stopFailure(ctx, err)
 			return a.stopped(ctx, res, err)
 		}
 		res.NumTurns++

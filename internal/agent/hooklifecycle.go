@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/hooks"
@@ -75,4 +77,44 @@ func (a *Agent) postCompact(ctx context.Context, trigger CompactTrigger, answer 
 	}
 	in := hooks.PostCompactInput{Common: a.hookCommon(hooks.PostCompact, false), Trigger: string(trigger), CompactSummary: answer}
 	a.runHooks(ctx, hooks.PostCompact, string(trigger), in)
+}
+
+// stopFailure runs the StopFailure hooks when the main agent's turn ends on
+// an API error, in place of Stop; Claude Code ignores what they answer.
+func (a *Agent) stopFailure(ctx context.Context, err error) {
+	var apiErr *llm.APIError
+	errors.As(err, &apiErr)
+	kind := failureKind(apiErr)
+	if a.depth > 0 || ctx.Err() != nil || !a.opts.Hooks.Has(hooks.StopFailure, kind) {
+		return
+	}
+	shown := "API Error: " + err.Error()
+	switch {
+	case apiErr != nil && apiErr.Status == 0:
+		shown = "API Error: " + apiErr.Message
+	case apiErr != nil:
+		shown = fmt.Sprintf("API Error: %d %s", apiErr.Status, apiErr.Message)
+	}
+	in := hooks.StopFailureInput{Common: a.hookCommon(hooks.StopFailure, false), Error: kind, LastAssistantMessage: shown}
+	a.opts.Hooks.Run(ctx, hooks.StopFailure, kind, in, a.observeHooks())
+}
+
+// failureKind is Claude Code's name of the kind of an API error: a 400 is
+// "unknown" as it is there.
+func failureKind(e *llm.APIError) string {
+	switch {
+	case e == nil:
+		return "unknown"
+	case e.Status == 401 || e.Status == 403:
+		return "authentication_failed"
+	case e.Status == 429:
+		return "rate_limit"
+	case e.Status == 529:
+		return "overloaded"
+	case e.Status == 404:
+		return "model_not_found"
+	case e.Status >= 500:
+		return "server_error"
+	}
+	return "unknown"
 }

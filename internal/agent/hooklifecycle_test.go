@@ -158,3 +158,25 @@ func TestPostCompactGetsTheTriggerAndTheModelsWholeAnswer(t *testing.T) {
 		t.Error("the auto PostCompact hook ran on a manual compaction")
 	}
 }
+
+func TestStopFailureRunsInPlaceOfStopWhenTheTurnEndsOnAnAPIError(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	h.srv.Push(llmtest.Turn{Faults: []llmtest.Fault{{Status: 400, Message: "Bad request on purpose"}}})
+	a := h.agent(t, withHooks(h.cwd, [3]string{hooks.StopFailure, "", logThen(log, "exit 2")}, [3]string{hooks.Stop, "", logThen(log, "true")},
+		[3]string{hooks.StopFailure, "server_error", "touch server-error"}))
+	if res := a.Run(context.Background(), "Do the task."); res.Outcome != agent.Failed {
+		t.Fatalf("result %+v, want the API error", res)
+	}
+	inputs := loggedInputs(t, log)
+	if len(inputs) != 1 || inputs[0]["hook_event_name"] != "StopFailure" || inputs[0]["error"] != "unknown" ||
+		inputs[0]["last_assistant_message"] != "API Error: 400 Bad request on purpose" {
+		t.Errorf("inputs = %v, want StopFailure alone, with Claude Code's error kind and text", inputs)
+	}
+	if _, ok := inputs[0]["permission_mode"]; ok {
+		t.Error("StopFailure got a permission_mode, which Claude Code's lacks")
+	}
+	if _, err := os.Stat(filepath.Join(h.cwd, "server-error")); err == nil {
+		t.Error("the hook matching server_error ran for a 400")
+	}
+}
