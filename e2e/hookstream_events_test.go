@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
@@ -165,5 +166,60 @@ func TestStopFailureHooksRunButAreNotReported(t *testing.T) {
 	}
 	if _, err := os.Stat(ran); err != nil {
 		t.Error("the StopFailure hook did not run")
+	}
+}
+
+// recordedRequests reads the messages of each model request of a recorded effect.
+func recordedRequests(t *testing.T, scenario string) []struct{ Messages []llm.Message } {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "hooks", "effects", scenario, "requests.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs []struct{ Messages []llm.Message }
+	if err := json.Unmarshal(data, &reqs); err != nil {
+		t.Fatal(err)
+	}
+	return reqs
+}
+
+// replayEffect runs a recorded effect's hooks and model turns headless, with
+// extra turns inserted at index 1 (Claude Code does not print a
+// sub-agent's answer).
+func replayEffect(t *testing.T, scenario string, extra ...llmtest.Turn) *run {
+	t.Helper()
+	dir := filepath.Join("testdata", "hooks", "effects", scenario)
+	settings, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRun(t)
+	writeSettings(t, r.dir, ".claude/settings.json", strings.ReplaceAll(string(settings), recordedLogHook, "true"))
+	r.trust(false)
+	r.srv.Push(slices.Insert(recordedTurns(t, readJSONL(t, filepath.Join(dir, "stream.jsonl"))), 1, extra...)...)
+	if out := r.exec("-p", "Do the task."); out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	return r
+}
+
+func TestPostToolBatchContextReachesTheModelAsInClaudeCode(t *testing.T) {
+	r := replayEffect(t, "post_tool_batch_context")
+	recorded := recordedRequests(t, "post_tool_batch_context")[1].Messages
+	want, _, _ := strings.Cut(contentText(recorded[2].Content[0]), "\n\n<system-reminder>\n<total_tokens>")
+	if got := contentText(lastResults(t, r.srv, 1)[0]); got != want {
+		t.Errorf("tool_result %q, Claude Code's %q", got, want)
+	}
+}
+
+func TestSubagentStartContextOpensTheSubAgentsMessageAsInClaudeCode(t *testing.T) {
+	r := replayEffect(t, "subagent_start_context", text("The sub-agent is done."))
+	want := recordedRequests(t, "subagent_start_context")[1].Messages[0].Content[0].Text
+	first := request(t, r.srv, "SUBAGENT:", 0).Messages[0].Content
+	if first[0].Text != want {
+		t.Errorf("the sub-agent's first block %q, Claude Code's %q", first[0].Text, want)
+	}
+	if main := request(t, r.srv, "Do the task.", 0).Messages[0].Content; strings.Contains(main[0].Text, "SubagentStart") {
+		t.Error("the main conversation got the SubagentStart context")
 	}
 }
