@@ -205,8 +205,9 @@ type refusal struct {
 // authorize decides whether the call may run, asking the Prompter when the
 // rules say ask, unless a PermissionRequest hook answers first. A
 // PreToolUse hook's "allow" answers that question and its "ask" raises one
-// (refused at once headless, as in Claude Code), but neither beats a deny. It returns the refusal, with
-// the message for the model, when the call may not run.
+// (refused at once headless, as in Claude Code), but neither beats a deny.
+// It returns the refusal, with the message for the model, when the call may
+// not run.
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) refusal {
 	name := p.call.Tool().Name()
 	query := PermissionQuery(ctx, p.call, env)

@@ -111,10 +111,10 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 	} else {
 		opts.System = req.Type.Prompt
 	}
+	child := newAgent(opts, depth, p.askMu)
 	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type.Name,
 		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})
-	opts.StartContext = p.subagentStart(ctx, req.AgentID, req.Type.Name)
-	child := newAgent(opts, depth, p.askMu)
+	child.opts.StartContext = p.subagentStart(ctx, req.AgentID, req.Type.Name)
 	started := time.Now()
 	res := child.Run(ctx, req.Prompt)
 	report.Duration = time.Since(started)
