@@ -228,12 +228,11 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
-	rule := SuggestRule(query, decision)
-	if r, decided := a.permissionRequest(ctx, p, env, rule); decided {
+	if r, decided := a.permissionRequest(ctx, p, env, SuggestRule(query, decision)); decided {
 		return r
 	}
 	answer, err := a.opts.Prompter.Ask(ctx, permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason,
-		Subject: decision.Subject, Rule: rule})
+		Subject: decision.Subject, Rule: SuggestRule(query, decision)})
 	switch {
 	case err != nil:
 		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
@@ -13,7 +12,7 @@ const sessionPrompt = "Run the hook session."
 // scenarios are the recorded sessions: "session", whose every hook input is
 // an event golden, then one scenario per effect.
 func scenarios() []scenario {
-	return slices.Concat([]scenario{sessionScenario(), tuiScenario()}, effectScenarios(), eventEffectScenarios())
+	return append([]scenario{sessionScenario(), tuiScenario()}, effectScenarios()...)
 }
 
 // logEverything is the settings of a project with a hook logging its input
