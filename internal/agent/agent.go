@@ -149,6 +149,8 @@ type Agent struct {
 	parentPromptID string
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
+	// hookInterrupt is set when a PermissionRequest hook interrupted the turn.
+	hookInterrupt atomic.Bool
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
 	// that blocked, for what the user is shown of them.
 	hookBlocks []hooks.Block
@@ -261,6 +263,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		a.autoCompact(ctx, &res)
 		reply, err := a.request(ctx, &res)
 		if err != nil {
+			a.stopFailure(ctx, err)
 			return a.stopped(ctx, res, err)
 		}
 		res.NumTurns++
@@ -298,6 +301,10 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		}
 		if a.hookStop.Load() {
 			res.Outcome, res.Text = Completed, ""
+			return res
+		}
+		if a.hookInterrupt.Swap(false) {
+			res.Outcome, res.Err = Failed, errHookInterrupt
 			return res
 		}
 		if stop != nil {

@@ -131,12 +131,13 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 	a.emit(CompactionStarted{Trigger: trigger, PreTokens: before})
 	started := time.Now()
 	state := a.carriedState()
-	summary, usage, err := a.summarise(ctx, instructions)
+	answer, usage, err := a.summarise(ctx, instructions)
 	if err != nil {
 		err = fmt.Errorf("compact the conversation: %w", err)
 		a.emit(CompactionFailed{Trigger: trigger, Err: err, Usage: usage})
 		return usage, err
 	}
+	summary := summaryOf(answer)
 	message := llm.UserText(compactedText(summary, state))
 	message.Content = append(a.compactedStart(ctx), message.Content...)
 	summarised := len(a.messages)
@@ -148,10 +149,12 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 		Summary: summary, Message: message, State: state, MessagesSummarized: summarised,
 		Usage: usage, Duration: time.Since(started),
 	})
+	a.postCompact(ctx, trigger, answer)
 	return usage, nil
 }
 
-// summarise asks the model for a summary of the history. The request carries
+// summarise asks the model for a summary of the history and returns its
+// whole answer, the summary between its tags. The request carries
 // the session's system prompt and tools, as the API requires tools for a
 // history holding tool calls and so the prompt cache is reused; the prompt
 // forbids calling them, and any call in the answer is ignored. When the
@@ -175,7 +178,7 @@ func (a *Agent) summarise(ctx context.Context, instructions string) (string, llm
 }
 
 // askSummary sends history with prompt added at its end and returns the
-// summary the model answers with.
+// model's answer, which must hold a summary.
 func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt string) (string, llm.Usage, error) {
 	msgs := slices.Clone(history)
 	if last := msgs[len(msgs)-1]; last.Role == llm.RoleUser {
@@ -195,11 +198,11 @@ func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt st
 			a.emit(StreamRetry{Attempt: ev.Attempt, Wait: ev.Wait, Err: ev.Err})
 		case llm.MessageEnd:
 			usage = ev.Usage
-			summary := summaryOf(ev.Message.Text())
-			if summary == "" {
+			answer := ev.Message.Text()
+			if summaryOf(answer) == "" {
 				return "", usage, errors.New("the model answered the summary request without any text")
 			}
-			return summary, usage, nil
+			return answer, usage, nil
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -70,6 +70,7 @@ func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated 
 		wg.Wait()
 		start = end
 	}
+	a.postToolBatch(ctx, calls, results)
 	return results, denials
 }
 
@@ -134,7 +135,11 @@ func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBl
 	if r.text != "" {
 		text := bounded(p, &env, r.text)
 		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
-		a.emit(PermissionDenied{Denial: denial, Message: text, ByHook: r.byHook, Asked: r.asked})
+		notice := text
+		if r.notice != "" {
+			notice = r.notice
+		}
+		a.emit(PermissionDenied{Denial: denial, Message: notice, ByHook: r.byHook, Asked: r.asked})
 		return nil, a.finish(p, plainError(p.use.ID, text), 0), &denial
 	}
 	return &env, llm.ContentBlock{}, nil
@@ -192,6 +197,8 @@ func isEmpty(content []llm.ContentBlock) bool {
 type refusal struct {
 	// text is what the model is told.
 	text string
+	// notice, when set, is what the user is told instead.
+	notice string
 	// asked says the call needed asking: the refusal answers a question
 	// (in -p, where there is no one to ask, the question itself).
 	asked bool
@@ -200,9 +207,11 @@ type refusal struct {
 }
 
 // authorize decides whether the call may run, asking the Prompter when the
-// rules say ask. A PreToolUse hook's "allow" answers that question and its
-// "ask" raises one, but neither beats a deny. It returns the refusal, with
-// the message for the model, when the call may not run.
+// rules say ask, unless a PermissionRequest hook answers first. A
+// PreToolUse hook's "allow" answers that question and its "ask" raises one
+// (refused at once headless, as in Claude Code), but neither beats a deny.
+// It returns the refusal, with the message for the model, when the call may
+// not run.
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) refusal {
 	name := p.call.Tool().Name()
 	query := PermissionQuery(ctx, p.call, env)
@@ -229,6 +238,9 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
+	if r, decided := a.permissionRequest(ctx, p, env, SuggestRule(query, decision)); decided {
+		return r
+	}
 	answer, err := a.opts.Prompter.Ask(ctx, prompt)
 	switch {
 	case err != nil:

@@ -115,6 +115,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 	child.parentPromptID = p.PromptID()
 	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type.Name,
 		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})
+	child.opts.StartContext = p.subagentStart(ctx, req.AgentID, req.Type.Name)
 	started := time.Now()
 	res := child.Run(ctx, req.Prompt)
 	report.Duration = time.Since(started)
