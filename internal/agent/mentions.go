@@ -14,7 +14,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
@@ -206,7 +205,7 @@ func notWordRune(r rune) bool {
 // read runs the pool's Read tool with the input the way the model would call
 // it, so its limits apply and the session remembers the read for a later Edit.
 func (src MentionSource) read(ctx context.Context, in readInput) []llm.ContentBlock {
-	read := tools.Find(src.Pool, "Read")
+	read := tool.Find(src.Pool, "Read")
 	if read == nil {
 		return nil
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
@@ -107,7 +106,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 		},
 	}
 	if sys := p.opts.SubAgents.System; sys != nil {
-		opts.System = sys(req.Type, model, tools.Names(pool()))
+		opts.System = sys(req.Type, model, tool.Names(pool()))
 	} else {
 		opts.System = req.Type.Prompt
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
@@ -47,7 +46,7 @@ func TestAgentOptionsCarryTheSessionsParts(t *testing.T) {
 	var shown []agent.Event
 	got := s.agentOptions(opts, nil, mcp.Start(nil, mcp.Limits{}), conv, state, func(e agent.Event) { shown = append(shown, e) })
 	switch {
-	case got.Pool == nil || tools.Find(got.Pool(), "Read") == nil:
+	case got.Pool == nil || tool.Find(got.Pool(), "Read") == nil:
 		t.Error("the pool has no Read")
 	case got.ToolSearch != s.toolSearch || got.SubAgents == nil || got.MaxTurns != 7 || got.CompactThreshold != 40000:
 		t.Errorf("options %+v", got)

@@ -191,7 +191,7 @@ func customTools(files []config.File, errOut io.Writer) []tool.Tool {
 	}
 	builtins := tools.AllBase()
 	return slices.DeleteFunc(extra, func(t tool.Tool) bool {
-		clash := tools.Find(builtins, t.Name()) != nil
+		clash := tool.Find(builtins, t.Name()) != nil
 		if clash {
 			fmt.Fprintf(errOut, "Warning: the settings tool %s has the name of a built-in tool and is left out; rename it\n", t.Name())
 		}
@@ -268,7 +268,7 @@ func selectTools(opts *Options) ([]string, error) {
 			names = append(names, name)
 		}
 	}
-	known := tools.Names(tools.AllBase())
+	known := tool.Names(tools.AllBase())
 	for _, name := range names {
 		if !slices.Contains(known, name) {
 			return nil, usageError("--tools: %q is not a built-in tool; the built-in tools are: %s", name, strings.Join(known, ", "))
@@ -287,7 +287,7 @@ func (s *session) systemPrompt(opts *Options) string {
 		Cwd:            s.cwd,
 		AdditionalDirs: s.dirs,
 		Model:          s.model,
-		ToolNames:      tools.Names(s.pool),
+		ToolNames:      tool.Names(s.pool),
 		Now:            time.Now(),
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
