@@ -10,6 +10,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // CarriedState is what a compaction keeps verbatim next to the summary, never
@@ -48,7 +49,7 @@ func (a *Agent) carriedState() CarriedState {
 	env.Cwd = env.Session.Cwd()
 	edited := slices.Clone(a.edited)
 	for _, path := range editedFiles(a.messages) {
-		path = fileaccess.Resolve(&env, path)
+		path = workspace.Resolve(&env, path)
 		if !slices.Contains(edited, path) {
 			edited = append(edited, path)
 		}

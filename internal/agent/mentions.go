@@ -14,7 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // MentionSource is what attaching the @path mentions of a prompt needs: the
@@ -177,15 +177,15 @@ func (src MentionSource) locate(token mentionToken) (Attachment, readInput, bool
 		if path == "" {
 			continue
 		}
-		abs := fileaccess.Resolve(&src.Env, path)
+		abs := workspace.Resolve(&src.Env, path)
 		info, err := os.Stat(abs)
 		if err != nil {
 			continue
 		}
-		if !fileaccess.Inside(&src.Env, abs) {
+		if !workspace.Inside(&src.Env, abs) {
 			return Attachment{}, readInput{}, false
 		}
-		if src.Permissions != nil && src.Permissions.ReadDenied(fileaccess.RealPath(abs)) {
+		if src.Permissions != nil && src.Permissions.ReadDenied(workspace.RealPath(abs)) {
 			return Attachment{}, readInput{}, false
 		}
 		if info.IsDir() {

@@ -19,10 +19,10 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/custom"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/trust"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -91,7 +91,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 		return nil, err
 	}
 	for _, dir := range append([]string{cwd}, s.dirs...) {
-		s.perm.Dirs = append(s.perm.Dirs, fileaccess.RealPath(dir))
+		s.perm.Dirs = append(s.perm.Dirs, workspace.RealPath(dir))
 	}
 	s.perm.Home, _ = os.UserHomeDir()
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {

@@ -18,8 +18,8 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/filewalk"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // MaxResults is how many paths one call lists; the rest are counted.
@@ -78,7 +78,7 @@ type search struct {
 func locate(in Input, env *tool.Env) search {
 	s := search{root: env.Cwd, pattern: in.Pattern}
 	if in.Path != "" {
-		s.root = fileaccess.Resolve(env, in.Path)
+		s.root = workspace.Resolve(env, in.Path)
 	}
 	for strings.HasPrefix(s.pattern, "./") {
 		s.pattern = s.pattern[2:]
@@ -136,7 +136,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 	if in.Path == "" {
 		return nil
 	}
-	info, err := os.Stat(fileaccess.Resolve(env, in.Path))
+	info, err := os.Stat(workspace.Resolve(env, in.Path))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("Directory does not exist: %s. Note: your current working directory is %s. Give an existing directory, or omit path to search the working directory.", in.Path, env.Cwd)
@@ -150,7 +150,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 
 // accesses reports the searched directory as a read, for the permission rules.
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
-	return tool.Access{Reads: []string{fileaccess.RealPath(locate(in, env).root)}}
+	return tool.Access{Reads: []string{workspace.RealPath(locate(in, env).root)}}
 }
 
 // found is one matching file.

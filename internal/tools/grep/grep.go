@@ -18,7 +18,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // EngineEnv names the environment variable that picks the search engine.
@@ -68,9 +68,9 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Accesses: func(_ context.Context, in Input, env *tool.Env) tool.Access {
 		target := env.Cwd
 		if in.Path != "" {
-			target = fileaccess.Resolve(env, in.Path)
+			target = workspace.Resolve(env, in.Path)
 		}
-		return tool.Access{Reads: []string{fileaccess.RealPath(target)}}
+		return tool.Access{Reads: []string{workspace.RealPath(target)}}
 	},
 	Call:         run,
 	MapResult:    render,

@@ -14,7 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // goldenCases are the inputs whose output is recorded in testdata/<name>.golden.
@@ -263,9 +263,9 @@ func TestPermissions(t *testing.T) {
 // decide runs the call's accesses through the permission engine, as the executor does.
 func decide(c tool.Call, env *tool.Env) permission.Behavior {
 	ctx := context.Background()
-	dirs := []string{fileaccess.RealPath(env.Cwd)}
+	dirs := []string{workspace.RealPath(env.Cwd)}
 	for _, d := range env.AdditionalDirs {
-		dirs = append(dirs, fileaccess.RealPath(d))
+		dirs = append(dirs, workspace.RealPath(d))
 	}
 	rules := permission.Context{Mode: permission.ModeDefault, Dirs: dirs}
 	own := c.CheckPermissions(ctx, env)
