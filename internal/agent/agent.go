@@ -21,7 +21,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
 
@@ -173,8 +172,8 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
 	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
-	if opts.SubAgents != nil && depth < MaxDepth {
-		subagent.Attach(opts.Env.Session, opts.SubAgents.Types, subAgentRunner{parent: a})
+	if opts.SubAgents != nil && opts.SubAgents.Attach != nil && depth < MaxDepth {
+		opts.SubAgents.Attach(opts.Env.Session, subAgentRunner{parent: a})
 	}
 	return a
 }

@@ -157,9 +157,9 @@ func (s *session) poolWith(servers *mcp.Manager) []tool.Tool {
 // system prompts and the models their aliases name on this provider.
 func (s *session) subAgents() *agent.SubAgents {
 	return &agent.SubAgents{
-		Types: s.agentTypes,
-		System: func(t subagent.Type, model string, toolNames []string) string {
-			return prompt.BuildSubAgent(t.Prompt, prompt.Options{
+		Attach: func(state *tool.Session, r tool.SubAgentRunner) { subagent.Attach(state, s.agentTypes, r) },
+		System: func(req tool.SubAgentRequest, model string, toolNames []string) string {
+			return prompt.BuildSubAgent(req.Role, prompt.Options{
 				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 			})
 		},

@@ -104,7 +104,7 @@ func indent(s string) string {
 }
 
 // notice is the text a background agent's end leaves for the model's next turn.
-func notice(req Request, report Report, err error) string {
+func notice(req tool.SubAgentRequest, report tool.SubAgentReport, err error) string {
 	status, summary, body := "completed", fmt.Sprintf("Agent %q finished", req.Description), "<result>"+report.Text+"</result>"
 	if err != nil {
 		status, summary, body = "failed", fmt.Sprintf("Agent %q failed", req.Description), "<error>"+err.Error()+"</error>"

@@ -20,8 +20,8 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestFormats(t *testing.T) {
-	req := Request{AgentID: "a0123456789abcdef", Description: "Find the parser", ToolUseID: "toolu_01"}
-	report := Report{Text: "The parser is in /src/parse.go.\n\nIt has two entry points.", ContextTokens: 1234, ToolUses: 3, Duration: 1500 * time.Millisecond}
+	req := tool.SubAgentRequest{AgentID: "a0123456789abcdef", Description: "Find the parser", ToolUseID: "toolu_01"}
+	report := tool.SubAgentReport{Text: "The parser is in /src/parse.go.\n\nIt has two entry points.", ContextTokens: 1234, ToolUses: 3, Duration: 1500 * time.Millisecond}
 	completed := Output{Status: "completed", AgentID: req.AgentID, Content: []llm.ContentBlock{llm.TextBlock(report.Text)},
 		TotalTokens: 1234, TotalToolUseCount: 3, TotalDurationMs: 1500}
 	tests := []struct {
@@ -32,7 +32,7 @@ func TestFormats(t *testing.T) {
 		{"empty_report", content(Output{Status: "completed", AgentID: req.AgentID})[0].Text},
 		{"background_launched", content(Output{Status: "async_launched", AgentID: req.AgentID})[0].Text},
 		{"notice_completed", notice(req, report, nil)},
-		{"notice_failed", notice(req, Report{Duration: time.Second}, errors.New("context canceled"))},
+		{"notice_failed", notice(req, tool.SubAgentReport{Duration: time.Second}, errors.New("context canceled"))},
 		{"description", description([]Type{GeneralPurpose, {Name: "reader", Description: "Reads.", Tools: []string{"Read", "Grep"}}, {Name: "thinker", Description: "Thinks.", Tools: []string{}}})},
 	}
 	for _, tt := range tests {
@@ -50,14 +50,14 @@ func TestDescribeListsTheTypes(t *testing.T) {
 	}
 }
 
-type fakeRunner struct{ got chan Request }
+type fakeRunner struct{ got chan tool.SubAgentRequest }
 
-func (f fakeRunner) RunAgent(ctx context.Context, req Request) (Report, error) {
+func (f fakeRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) (tool.SubAgentReport, error) {
 	f.got <- req
 	if req.Prompt == "fail" {
-		return Report{}, errors.New("the model is unavailable")
+		return tool.SubAgentReport{}, errors.New("the model is unavailable")
 	}
-	return Report{Text: "done: " + req.Prompt, Model: "m"}, nil
+	return tool.SubAgentReport{Text: "done: " + req.Prompt, Model: "m"}, nil
 }
 
 func TestCall(t *testing.T) {
@@ -81,7 +81,7 @@ func TestCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			session := tool.NewSession(t.TempDir())
 			defer session.Close()
-			runner := fakeRunner{got: make(chan Request, 1)}
+			runner := fakeRunner{got: make(chan tool.SubAgentRequest, 1)}
 			if tt.attach {
 				Attach(session, []Type{GeneralPurpose, {Name: "reader", Description: "Reads.", Tools: []string{"Read"}}}, runner)
 			}
@@ -105,7 +105,7 @@ func TestCall(t *testing.T) {
 			if tt.wantType != "" {
 				select {
 				case req := <-runner.got:
-					if req.Type.Name != tt.wantType || req.ToolUseID != "toolu_x" || len(req.AgentID) != 17 {
+					if req.Type != tt.wantType || req.ToolUseID != "toolu_x" || len(req.AgentID) != 17 {
 						t.Errorf("request %+v", req)
 					}
 				case <-time.After(5 * time.Second):
@@ -148,12 +148,12 @@ func TestBackgroundNoticeAndWait(t *testing.T) {
 
 type blockingRunner struct{ release chan struct{} }
 
-func (b blockingRunner) RunAgent(ctx context.Context, _ Request) (Report, error) {
+func (b blockingRunner) RunAgent(ctx context.Context, _ tool.SubAgentRequest) (tool.SubAgentReport, error) {
 	select {
 	case <-b.release:
-		return Report{Text: "released"}, nil
+		return tool.SubAgentReport{Text: "released"}, nil
 	case <-ctx.Done():
-		return Report{}, ctx.Err()
+		return tool.SubAgentReport{}, ctx.Err()
 	}
 }
 
