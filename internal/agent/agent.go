@@ -21,7 +21,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
 
 // Options configure an Agent.
@@ -37,8 +36,9 @@ type Options struct {
 	Pool func() []tool.Tool
 	// ToolSearch decides which tools of the pool are deferred: left out of the
 	// request until the ToolSearch tool loads them, their names listed after
-	// System. The zero value defers MCP tools past 10% of the context window.
-	ToolSearch  toolsearch.Policy
+	// System (the cli wires toolsearch.Policy). Nil defers none. Sub-agents
+	// get their parent's.
+	ToolSearch  ToolOffer
 	Permissions *permission.Context
 	// Prompter answers permission asks; nil refuses them, as in headless runs.
 	Prompter permission.Prompter
@@ -83,6 +83,13 @@ type Options struct {
 	// StartContext is what the SessionStart hooks said, sent as the first
 	// blocks of the next prompt's message.
 	StartContext []llm.ContentBlock
+}
+
+// ToolOffer splits the pool for each request: the tools to send, in order,
+// and the names of those deferred until a tool search loads them, for a
+// model whose context window holds contextTokens.
+type ToolOffer interface {
+	Offer(pool []tool.Tool, s *tool.Session, contextTokens int) (send []tool.Tool, deferred []string)
 }
 
 // Outcome says how a run ended.
@@ -390,11 +397,10 @@ func (a *Agent) pool() []tool.Tool {
 // and System followed by the names of the deferred tools. MCP tools are
 // deferred against the context window of the model in use.
 func (a *Agent) offer() ([]llm.ToolSpec, string) {
-	policy := a.opts.ToolSearch
-	if policy.ContextTokens == 0 {
-		policy.ContextTokens = llm.ContextWindow(a.opts.Model)
+	send, deferred := a.pool(), []string(nil)
+	if a.opts.ToolSearch != nil {
+		send, deferred = a.opts.ToolSearch.Offer(send, a.opts.Env.Session, llm.ContextWindow(a.opts.Model))
 	}
-	send, deferred := toolsearch.Offer(a.pool(), a.opts.Env.Session, policy)
 	specs := make([]llm.ToolSpec, len(send))
 	for i, t := range send {
 		specs[i] = t.Spec()

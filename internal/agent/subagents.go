@@ -98,7 +98,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) 
 	opts := Options{
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
-		SubAgents: p.opts.SubAgents, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type,
+		SubAgents: p.opts.SubAgents, ToolSearch: p.opts.ToolSearch, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type,
 		TranscriptPath: p.opts.TranscriptPath,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {

@@ -306,7 +306,7 @@ func (s *session) warnRefusedMemory(errOut io.Writer) {
 // firstSystemPrompt is the system prompt of the session's first request: the
 // assembled prompt and the names of the tools deferred at the start.
 func (s *session) firstSystemPrompt(opts *Options) string {
-	_, deferred := toolsearch.Offer(s.pool, tool.NewSession(s.cwd), s.toolSearch)
+	_, deferred := s.toolSearch.Offer(s.pool, tool.NewSession(s.cwd), 0)
 	return prompt.WithDeferredTools(s.systemPrompt(opts), deferred)
 }
 
