@@ -46,9 +46,9 @@ type Def[In, Out any] struct {
 	// output as text and anything else as JSON text.
 	MapResult func(out Out) []llm.ContentBlock
 
-	// Render hooks draw a call for the user (see Renderer); each nil hook has
-	// a generic default. RenderUse gets the input decoded as far as it has
-	// streamed, so fields may still be missing.
+	// Render hooks draw a call for the user (see RenderHooks); for each nil
+	// hook, package render draws a generic default. RenderUse gets the input
+	// decoded as far as it has streamed, so fields may still be missing.
 	RenderUse      func(in In) string
 	RenderQueued   func(in In, o RenderOptions) Text
 	RenderProgress func(in In, ev ProgressEvent, elapsed time.Duration, o RenderOptions) Text

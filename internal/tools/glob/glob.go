@@ -58,7 +58,7 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               run,
-	MapResult:          render,
+	MapResult:          resultText,
 	RenderUse:          renderUse,
 	RenderResult:       renderResult,
 })
@@ -216,9 +216,9 @@ func (s search) find(ctx context.Context) ([]found, error) {
 	return slices.Concat(perWorker...), nil
 }
 
-// render is Claude Code's text: the paths, one per line, and a last line
+// resultText is Claude Code's text: the paths, one per line, and a last line
 // saying how many more matched when the list was cut.
-func render(out Output) []llm.ContentBlock {
+func resultText(out Output) []llm.ContentBlock {
 	if len(out.Filenames) == 0 {
 		return []llm.ContentBlock{llm.TextBlock("No files found")}
 	}

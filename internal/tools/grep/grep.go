@@ -73,7 +73,7 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 		return tool.Access{Reads: []string{workspace.RealPath(target)}}
 	},
 	Call:         run,
-	MapResult:    render,
+	MapResult:    resultText,
 	RenderUse:    renderUse,
 	RenderResult: renderResult,
 })
@@ -117,9 +117,9 @@ func report(files []fileResult, q *query) Output {
 	return reportFiles(files, q)
 }
 
-// render is Claude Code's text for each mode, with the pagination note when
+// resultText is Claude Code's text for each mode, with the pagination note when
 // head_limit or offset shaped the result.
-func render(out Output) []llm.ContentBlock {
+func resultText(out Output) []llm.ContentBlock {
 	note := describe(out.AppliedLimit, out.AppliedOffset)
 	var text string
 	switch out.Mode {

@@ -115,7 +115,7 @@ func execute(t *testing.T, cwd, rg, input string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return render(report(files, q))[0].Text, nil
+	return resultText(report(files, q))[0].Text, nil
 }
 
 var (
@@ -331,8 +331,8 @@ func TestRenderEmptyPages(t *testing.T) {
 		{Output{Mode: modeCount, NumMatches: 1, NumFiles: 1, AppliedOffset: &five}, "No entries at this offset\n\nFound 1 total occurrence across 1 file. with pagination = offset: 5"},
 	}
 	for _, tt := range tests {
-		if got := render(tt.out)[0].Text; got != tt.want {
-			t.Errorf("render(%+v) = %q, want %q", tt.out, got, tt.want)
+		if got := resultText(tt.out)[0].Text; got != tt.want {
+			t.Errorf("resultText(%+v) = %q, want %q", tt.out, got, tt.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package subagent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -47,6 +49,10 @@ func TestDescribeListsTheTypes(t *testing.T) {
 	}
 	if strings.Contains(Tool.Description(), "reader") {
 		t.Error("Describe changed the built-in tool")
+	}
+	input := json.RawMessage(`{"description":"Find the parser","prompt":"Look"}`)
+	if got, want := render.Of(pool[0]).RenderUse(input, false), render.Of(Tool).RenderUse(input, false); got != want || got == render.Generic().RenderUse(input, false) {
+		t.Errorf("the described tool draws its use as %q, want the tool's own %q", got, want)
 	}
 }
 

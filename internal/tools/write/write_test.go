@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/workspace"
 )
