@@ -108,6 +108,10 @@ type Env struct {
 	// ReadDenied reports whether the permission rules forbid reading a real
 	// path; searches use it to leave such files out of their results. Nil denies nothing.
 	ReadDenied func(path string) bool
+	// HostNamed reports whether a permission rule names the host itself
+	// (WebFetch(domain:host), no wildcard): only then may WebFetch reach a
+	// loopback, link-local or private address. Nil names none.
+	HostNamed func(host string) bool
 	// FolderTrusted says the user trusted the working folder, so programs its
 	// own configuration names (a repository's git config) may run. The zero
 	// value is the safe one: untrusted.

@@ -3,6 +3,10 @@
 // file that a client trusts through SSL_CERT_FILE (Go's crypto/x509 reads it
 // on Linux; Node and Bun read NODE_EXTRA_CA_CERTS), and Site, the pages the
 // golden files of Claude Code's WebFetch were recorded from.
+//
+// Every server of a process has the same certificate, so a test binary can
+// point SSL_CERT_FILE at WriteCA's file once, before its first TLS
+// connection (Go reads the system roots once), and trust all its servers.
 package webtest
 
 import (
@@ -21,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -49,18 +54,35 @@ func New(t testing.TB, handler http.Handler) *Server {
 // Start starts a server of handler on a free port of 127.0.0.1 and writes
 // its CA to dir/ca.pem, for use outside tests.
 func Start(handler http.Handler, dir string) (*Server, error) {
-	caPEM, cert, err := newCertificate()
+	caFile, err := WriteCA(dir)
 	if err != nil {
 		return nil, err
 	}
-	caFile := filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(caFile, caPEM, 0o644); err != nil {
-		return nil, fmt.Errorf("write the test CA: %w", err)
-	}
 	ts := httptest.NewUnstartedServer(handler)
-	ts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	ts.TLS = &tls.Config{Certificates: []tls.Certificate{shared.cert}}
 	ts.StartTLS()
 	return &Server{URL: ts.URL, Host: ts.Listener.Addr().String(), CAFile: caFile, ts: ts}, nil
+}
+
+// shared is the process's certificate, made on first use.
+var shared struct {
+	once sync.Once
+	pem  []byte
+	cert tls.Certificate
+	err  error
+}
+
+// WriteCA writes the CA of this process's servers to dir/ca.pem and returns its path.
+func WriteCA(dir string) (string, error) {
+	shared.once.Do(func() { shared.pem, shared.cert, shared.err = newCertificate() })
+	if shared.err != nil {
+		return "", shared.err
+	}
+	path := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(path, shared.pem, 0o644); err != nil {
+		return "", fmt.Errorf("write the test CA: %w", err)
+	}
+	return path, nil
 }
 
 // Close stops the server.
