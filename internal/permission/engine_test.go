@@ -127,6 +127,8 @@ func TestDecide(t *testing.T) {
 		{"domain allowed", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.com"}}, Allow},
 		{"subdomain asks without a wildcard", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Ask},
 		{"wildcard allows subdomains", ctx(ModeDefault, []string{"WebFetch(domain:*.example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Allow},
+		{"a read-only call off the machine asks", ctx(ModeDefault, nil, nil, nil), Query{Tool: "WebSearch", ReadOnly: true, Network: true}, Ask},
+		{"a read-only call off the machine allowed by a rule", ctx(ModeDefault, []string{"WebSearch"}, nil, nil), Query{Tool: "WebSearch", ReadOnly: true, Network: true}, Allow},
 		{"domain deny wins over a whole-tool allow", ctx(ModeDefault, []string{"WebFetch"}, []string{"WebFetch(domain:example.com)"}, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"EXAMPLE.com."}}, Deny},
 		{"other domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.org"}}, Ask},
 		{"lookalike domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"badexample.com"}}, Ask},

@@ -131,6 +131,10 @@ type Access struct {
 	Commands []ShellCommand
 	// Domains are the hosts a call fetches from.
 	Domains []string
+	// Network says the call sends its input off the machine (a web
+	// search): though it only reads, it is asked about unless a rule
+	// allows the tool.
+	Network bool
 }
 
 // ShellCommand is one simple command of a shell command line, as the
