@@ -19,15 +19,15 @@ import (
 // SideModel runs a tool's one-shot request to the session's provider: no
 // client tools, no history, nothing of it in the conversation.
 type SideModel interface {
-	// Ask sends req and returns the whole answer.
+	// Ask sends req and returns the whole answer; a request that names no
+	// model goes to the session's (WebSearch's does).
 	Ask(ctx context.Context, req llm.Request) (llm.Message, error)
 }
 
 // Config is how the session's web tools reach the model and the web.
 type Config struct {
-	// Model is the session's model: WebSearch's side request runs on it.
-	Model string
-	// SmallModel is the fast model WebFetch's side request runs on.
+	// SmallModel is the fast model WebFetch's side request runs on; ""
+	// means the session's model.
 	SmallModel string
 	// ServerSearch says the provider runs web searches itself (the
 	// Anthropic API's web_search tool).

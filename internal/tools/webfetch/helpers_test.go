@@ -71,7 +71,7 @@ func newFixture(t *testing.T, settings web.Settings) *fixture {
 	}
 	dir := t.TempDir()
 	f.env = &tool.Env{Cwd: dir, Session: tool.NewSession(dir), HostNamed: func(h string) bool { return h == "127.0.0.1" }}
-	web.Attach(f.env.Session, web.Config{Model: "claude-sonnet-4-5-20250929", SmallModel: "claude-haiku-4-5", Settings: settings}, clientModel{client})
+	web.Attach(f.env.Session, web.Config{SmallModel: "claude-haiku-4-5", Settings: settings}, clientModel{client})
 	return f
 }
 

@@ -25,9 +25,8 @@ const (
 // serverSearch asks the session's model to search with the provider's own
 // web_search tool, and reads the answer as Claude Code does: the text
 // between searches, and each search's titles and URLs.
-func serverSearch(ctx context.Context, m web.SideModel, model string, in Input) (Output, error) {
+func serverSearch(ctx context.Context, m web.SideModel, in Input) (Output, error) {
 	reply, err := m.Ask(ctx, llm.Request{
-		Model:    model,
 		System:   searcherSystem,
 		Messages: []llm.Message{llm.UserText("Perform a web search for the query: " + in.Query)},
 		WebSearch: &llm.WebSearch{

@@ -125,7 +125,7 @@ func search(ctx context.Context, in Input, env *tool.Env, progress tool.Progress
 	case attached && config.Settings.SearXNG != "":
 		out, err = searxng(ctx, config.Settings.SearXNG, in)
 	case attached && config.ServerSearch && model != nil:
-		out, err = serverSearch(ctx, model, config.Model, in)
+		out, err = serverSearch(ctx, model, in)
 	default:
 		return Output{}, &tool.OutputError{Text: noBackend}
 	}

@@ -19,10 +19,14 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
-// clientModel is the session's side model as the agent gives it.
+// clientModel is the session's side model as the agent gives it, the
+// session's model being the recordings'.
 type clientModel struct{ client llm.Client }
 
 func (m clientModel) Ask(ctx context.Context, req llm.Request) (llm.Message, error) {
+	if req.Model == "" {
+		req.Model = "claude-sonnet-4-5-20250929"
+	}
 	end, err := web.Ask(ctx, m.client, req)
 	return end.Message, err
 }
@@ -100,7 +104,7 @@ func TestServerSearchMatchesClaudeCode(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Push(llmtest.Turn{Blocks: tt.answer})
-			env := newEnv(t, srv, web.Config{Model: "claude-sonnet-4-5-20250929", ServerSearch: true})
+			env := newEnv(t, srv, web.Config{ServerSearch: true})
 			want := loadRecorded(t, tt.name)
 			res, errText := run(t, env, string(want.input))
 			if errText != "" {
@@ -196,7 +200,7 @@ func TestInputChecks(t *testing.T) {
 // TestWithoutABackendTheCallSaysWhatToConfigure proves the failure of a
 // session whose provider does not search and that names no search service.
 func TestWithoutABackendTheCallSaysWhatToConfigure(t *testing.T) {
-	env := newEnv(t, llmtest.New(t), web.Config{Model: "qwen3", ServerSearch: false})
+	env := newEnv(t, llmtest.New(t), web.Config{ServerSearch: false})
 	_, errText := run(t, env, `{"query":"golang generics"}`)
 	if errText != noBackend || !strings.Contains(errText, `"webSearch": {"searxng": "http://127.0.0.1:8888"}`) {
 		t.Errorf("%q", errText)
