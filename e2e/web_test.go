@@ -308,3 +308,30 @@ func TestToolsFlagWithNamesMiniClaudeLacks(t *testing.T) {
 		t.Errorf("tools sent %v", names)
 	}
 }
+
+// TestWebFetchOnAnotherProvider proves that WebFetch's side request goes to
+// the session's provider: through chat completions, on the session's model.
+func TestWebFetchOnAnotherProvider(t *testing.T) {
+	site := webtest.New(t, webtest.Site())
+	r := newRunFor(t, "openai")
+	r.setenv("SSL_CERT_FILE=" + site.CAFile)
+	r.userSettings(`{"permissions":{"allow":["WebFetch(domain:127.0.0.1)"]}}`)
+	r.srv.Route(llmtest.FirstUserText("Web page content:"), text("Side answer from the local model."))
+	r.srv.Push(calls(llmtest.ToolUse("f1", "WebFetch", `{"url":"https://`+site.Host+`/plain.txt","prompt":"What does it say?"}`)), text("done"))
+	out := r.exec("-p", "fetch", "--model", "gpt-test")
+	if out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	var side []llmtest.Request
+	for _, req := range r.srv.Requests() {
+		if strings.Contains(req.Messages[0].Text(), "Web page content:") {
+			side = append(side, req)
+		}
+	}
+	if len(side) != 1 || side[0].Path != "/v1/chat/completions" || side[0].Model != "gpt-test" || len(side[0].Tools) != 0 {
+		t.Fatalf("side requests %+v", side)
+	}
+	if got := contentText(lastResults(t, r.srv, 2)[0]); got != "Side answer from the local model." {
+		t.Errorf("result %q", got)
+	}
+}
