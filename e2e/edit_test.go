@@ -30,7 +30,7 @@ func TestEditAfterWrite(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 	results := lastResults(t, r.srv, 2)
-	if got := contentText(results[0]); results[0].IsError || got != "The file "+path+" has been updated successfully." {
+	if got := contentText(results[0]); results[0].IsError || got != "The file "+path+" has been updated successfully. (file state is current in your context — no need to Read it back)" {
 		t.Errorf("edit: %q (error %v)", got, results[0].IsError)
 	}
 	if got := contentText(results[1]); !results[1].IsError || !strings.Contains(got, "String to replace not found") || !strings.Contains(got, "2\t    return 2") {

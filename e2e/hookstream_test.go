@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -46,13 +47,18 @@ var recordedStopBlocks = map[string]string{
 // readJSONL reads a recorded stream file.
 func readJSONL(t *testing.T, path string) []map[string]any {
 	t.Helper()
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	return parseJSONL(t, path, data)
+}
+
+// parseJSONL parses the lines of a stream, path naming it in failures.
+func parseJSONL(t *testing.T, path string, data []byte) []map[string]any {
+	t.Helper()
 	var out []map[string]any
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var m map[string]any

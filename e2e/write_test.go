@@ -38,13 +38,13 @@ func TestWriteCreatesFilesAndRefusesUnreadOnes(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 	first := lastResults(t, r.srv, 1)
-	if got := contentText(first[0]); first[0].IsError || got != "File created successfully at: "+created {
+	if got := contentText(first[0]); first[0].IsError || got != "File created successfully at: "+created+" (file state is current in your context — no need to Read it back)" {
 		t.Errorf("new file: %q (error %v)", got, first[0].IsError)
 	}
 	if got := contentText(first[1]); !first[1].IsError || !strings.Contains(got, "has not been read") {
 		t.Errorf("unread file: %q (error %v), want a refusal asking to Read it", got, first[1].IsError)
 	}
-	if got := contentText(lastResults(t, r.srv, 2)[0]); got != "The file "+created+" has been updated successfully." {
+	if got := contentText(lastResults(t, r.srv, 2)[0]); got != "The file "+created+" has been updated successfully. (file state is current in your context — no need to Read it back)" {
 		t.Errorf("second write of the file it created: %q", got)
 	}
 	if data, _ := os.ReadFile(existing); string(data) != "keep me\n" {

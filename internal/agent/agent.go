@@ -73,9 +73,12 @@ type Options struct {
 	AttachMentions bool
 	// Hooks runs the session's lifecycle hooks: PreToolUse, PostToolUse and
 	// PostToolUseFailure around each call, UserPromptSubmit before a prompt,
-	// Stop (SubagentStop) when the model ends its turn. Nil runs none.
+	// Stop (SubagentStop) when the model ends its turn, PreCompact before a
+	// compaction and SessionStart (source compact) after it. Nil runs none.
 	Hooks *hooks.Engine
-	// TranscriptPath is the session's transcript (a sub-agent's own), as hooks are told.
+	// TranscriptPath is the session's transcript, as hooks are told: a
+	// sub-agent's hooks get its session's, and SubagentStop the sub-agent's
+	// own beside it (agent_transcript_path).
 	TranscriptPath string
 	// AgentID and AgentType name a sub-agent to its hooks; empty for the main agent.
 	AgentID, AgentType string
@@ -145,8 +148,13 @@ type Agent struct {
 	// is the same, for PromptID.
 	promptID     string
 	lastPromptID atomic.Pointer[string]
+	// parentPromptID is, in a sub-agent, the id of the parent's prompt that
+	// started it, which its hooks are told as Claude Code's are.
+	parentPromptID string
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
+	// hookInterrupt is set when a PermissionRequest hook interrupted the turn.
+	hookInterrupt atomic.Bool
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
 	// that blocked, for what the user is shown of them.
 	hookBlocks []hooks.Block
@@ -189,7 +197,10 @@ var ErrLoop = errors.New("the model repeated the same failing tool call")
 // turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
 // ctx is cancelled. The conversation stays valid for the API in every case.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
-	id := uuid.NewString()
+	id := a.parentPromptID
+	if id == "" {
+		id = uuid.NewString()
+	}
 	a.promptID = id
 	a.lastPromptID.Store(&id)
 	extra, blocked := a.promptSubmit(ctx, prompt)
@@ -260,6 +271,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		a.autoCompact(ctx, &res)
 		reply, err := a.request(ctx, &res)
 		if err != nil {
+			a.stopFailure(ctx, err)
 			return a.stopped(ctx, res, err)
 		}
 		res.NumTurns++
@@ -269,8 +281,11 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			if reply.StopReason == llm.StopPauseTurn {
 				continue
 			}
-			if more, blocked := a.stopHooks(ctx, res.Text, stopBlocks > 0); blocked && stopBlocks < stopHookCap {
+			more, blocked := a.stopHooks(ctx, res.Text, stopBlocks > 0)
+			if blocked {
 				stopBlocks++
+			}
+			if blocked && stopBlocks < stopHookCap {
 				a.addUser(more)
 				a.emit(StopHookFeedback{Event: a.stopEvent(), Text: a.stopEvent() + " hook feedback:\n" + blockTexts(a.hookBlocks)})
 				continue
@@ -278,11 +293,13 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 				a.emit(HookNotice{Level: "warning", Text: fmt.Sprintf("A hook blocked the turn from ending %d consecutive times—overriding and ending turn. "+
 					"For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true.", stopHookCap),
 					Kind: NoticeStopCap, Event: a.stopEvent()})
+				res.Text = ""
 			}
 			res.Outcome = Completed
 			return res
 		}
 		stopBlocks = 0
+		a.opts.Env.Session.SetContextRoom(a.contextRoom())
 		results, denials := a.execute(ctx, uses, endsInCutCall(reply))
 		res.Denials = append(res.Denials, denials...)
 		stop := loop.observe(uses, results)
@@ -292,6 +309,10 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		}
 		if a.hookStop.Load() {
 			res.Outcome, res.Text = Completed, ""
+			return res
+		}
+		if a.hookInterrupt.Swap(false) {
+			res.Outcome, res.Err = Failed, errHookInterrupt
 			return res
 		}
 		if stop != nil {

@@ -59,6 +59,18 @@ func (a *Agent) threshold() int {
 	return llm.ContextWindow(a.opts.Model) * thresholdPercent / 100
 }
 
+// contextRoom is how many tokens the results of the calls about to run may
+// take together: 70% of what is left below the compaction threshold (below
+// the context window when compaction is off), the room Claude Code gives an
+// allow_large read.
+func (a *Agent) contextRoom() int {
+	limit := a.threshold()
+	if limit <= 0 {
+		limit = llm.ContextWindow(a.opts.Model)
+	}
+	return max(limit-a.contextTokens(), 0) * 7 / 10
+}
+
 // autoCompact makes room before a request when the context is over the
 // threshold: first by clearing old large tool results, then, if that is not
 // enough, by replacing the history with a summary. A failed summary leaves the
@@ -98,11 +110,15 @@ func (a *Agent) autoCompact(ctx context.Context, res *Result) {
 // that is never summarised away, as /compact does; instructions, when not
 // empty, tell the model what the summary should focus on. The summarising
 // request's usage is reported in the Compacted or CompactionFailed event
-// only. It must not run while Run does.
+// only. /compact is a prompt of its own to hooks, as in Claude Code: its
+// hooks get a new prompt id. It must not run while Run does.
 func (a *Agent) Compact(ctx context.Context, instructions string) error {
 	if len(a.messages) == 0 {
 		return errors.New("nothing to compact: the conversation is empty")
 	}
+	id := uuid.NewString()
+	a.promptID = id
+	a.lastPromptID.Store(&id)
 	_, err := a.compact(ctx, CompactManual, instructions, a.contextTokens())
 	return err
 }
@@ -115,13 +131,15 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 	a.emit(CompactionStarted{Trigger: trigger, PreTokens: before})
 	started := time.Now()
 	state := a.carriedState()
-	summary, usage, err := a.summarise(ctx, instructions)
+	answer, usage, err := a.summarise(ctx, instructions)
 	if err != nil {
 		err = fmt.Errorf("compact the conversation: %w", err)
 		a.emit(CompactionFailed{Trigger: trigger, Err: err, Usage: usage})
 		return usage, err
 	}
+	summary := summaryOf(answer)
 	message := llm.UserText(compactedText(summary, state))
+	message.Content = append(a.compactedStart(ctx), message.Content...)
 	summarised := len(a.messages)
 	a.messages = []llm.Message{message}
 	a.edited = state.FilesEdited
@@ -131,10 +149,12 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 		Summary: summary, Message: message, State: state, MessagesSummarized: summarised,
 		Usage: usage, Duration: time.Since(started),
 	})
+	a.postCompact(ctx, trigger, answer)
 	return usage, nil
 }
 
-// summarise asks the model for a summary of the history. The request carries
+// summarise asks the model for a summary of the history and returns its
+// whole answer, the summary between its tags. The request carries
 // the session's system prompt and tools, as the API requires tools for a
 // history holding tool calls and so the prompt cache is reused; the prompt
 // forbids calling them, and any call in the answer is ignored. When the
@@ -158,7 +178,7 @@ func (a *Agent) summarise(ctx context.Context, instructions string) (string, llm
 }
 
 // askSummary sends history with prompt added at its end and returns the
-// summary the model answers with.
+// model's answer, which must hold a summary.
 func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt string) (string, llm.Usage, error) {
 	msgs := slices.Clone(history)
 	if last := msgs[len(msgs)-1]; last.Role == llm.RoleUser {
@@ -178,11 +198,11 @@ func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt st
 			a.emit(StreamRetry{Attempt: ev.Attempt, Wait: ev.Wait, Err: ev.Err})
 		case llm.MessageEnd:
 			usage = ev.Usage
-			summary := summaryOf(ev.Message.Text())
-			if summary == "" {
+			answer := ev.Message.Text()
+			if summaryOf(answer) == "" {
 				return "", usage, errors.New("the model answered the summary request without any text")
 			}
-			return summary, usage, nil
+			return answer, usage, nil
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -271,3 +271,43 @@ func TestNoSummaryLoopWhenTheCarriedStateIsOverTheThreshold(t *testing.T) {
 		t.Errorf("%d compactions, want 1: the memory alone is over the threshold, so more would free nothing", n)
 	}
 }
+
+// roomProbe is a tool that reports the context room its call sees.
+func roomProbe(seen *[]int) tool.Tool {
+	return tool.MustBuild(tool.Def[printInput, string]{
+		Name: "Room", Description: "reports the context room", MaxResultSizeChars: 1000,
+		IsReadOnly: tool.Always[printInput], IsConcurrencySafe: tool.Never[printInput],
+		Call: func(_ context.Context, _ printInput, env *tool.Env, _ tool.Progress) (string, error) {
+			room, known := env.Session.ContextRoom()
+			if !known {
+				room = -1
+			}
+			*seen = append(*seen, room)
+			return "ok", nil
+		},
+	})
+}
+
+// TestToolsSeeTheContextRoom checks the room the agent gives each batch of
+// calls: 70% of what is left below the compaction threshold, as Claude Code
+// sizes an allow_large read, shrinking as the history grows.
+func TestToolsSeeTheContextRoom(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("r1", "Room", `{"chars":0}`)}, Usage: llm.Usage{InputTokens: 1000, OutputTokens: 10}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("r2", "Room", `{"chars":0}`)}, Usage: llm.Usage{InputTokens: 6000, OutputTokens: 10}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}},
+	)
+	var seen []int
+	a := h.agent(t, func(o *agent.Options) {
+		o.Tools = []tool.Tool{roomProbe(&seen)}
+		o.Permissions = &permission.Context{Mode: permission.ModeBypassPermissions}
+		o.CompactThreshold = 20_000
+	})
+	if res := a.Run(context.Background(), "probe"); res.Outcome != agent.Completed {
+		t.Fatalf("%v %v", res.Outcome, res.Err)
+	}
+	if len(seen) != 2 || seen[0] <= seen[1] || seen[0] > (20_000-1000)*7/10 || seen[0] < (20_000-1100)*7/10 || seen[1] > (20_000-6000)*7/10 {
+		t.Errorf("rooms %v, want about %d then about %d", seen, (20_000-1000)*7/10, (20_000-6000)*7/10)
+	}
+}

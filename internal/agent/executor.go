@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
@@ -21,8 +22,11 @@ import (
 // pending is one tool_use of a message on its way through the executor: either
 // a parsed call, or the error result it ended with before running.
 type pending struct {
-	use   llm.ContentBlock
-	call  tool.Call
+	use  llm.ContentBlock
+	call tool.Call
+	// input is the input the call runs with: the model's, or the
+	// updatedInput of a PreToolUse hook.
+	input json.RawMessage
 	early *llm.ContentBlock
 }
 
@@ -66,6 +70,7 @@ func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated 
 		wg.Wait()
 		start = end
 	}
+	a.postToolBatch(ctx, calls, results)
 	return results, denials
 }
 
@@ -77,7 +82,7 @@ func concurrent(p *pending) bool {
 
 // prepare finds the tool and decodes the input; a failure becomes the call's result.
 func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
-	p := &pending{use: use}
+	p := &pending{use: use, input: use.Input}
 	fail := func(text string) *pending {
 		result := errorResult(use.ID, text)
 		p.early = &result
@@ -130,7 +135,11 @@ func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBl
 	if r.text != "" {
 		text := bounded(p, &env, r.text)
 		denial := Denial{ToolName: p.call.Tool().Name(), ToolUseID: p.use.ID, ToolInput: p.use.Input}
-		a.emit(PermissionDenied{Denial: denial, Message: text, ByHook: r.byHook, Asked: r.asked})
+		notice := text
+		if r.notice != "" {
+			notice = r.notice
+		}
+		a.emit(PermissionDenied{Denial: denial, Message: notice, ByHook: r.byHook, Asked: r.asked})
 		return nil, a.finish(p, plainError(p.use.ID, text), 0), &denial
 	}
 	return &env, llm.ContentBlock{}, nil
@@ -188,6 +197,8 @@ func isEmpty(content []llm.ContentBlock) bool {
 type refusal struct {
 	// text is what the model is told.
 	text string
+	// notice, when set, is what the user is told instead.
+	notice string
 	// asked says the call needed asking: the refusal answers a question
 	// (in -p, where there is no one to ask, the question itself).
 	asked bool
@@ -196,9 +207,11 @@ type refusal struct {
 }
 
 // authorize decides whether the call may run, asking the Prompter when the
-// rules say ask. A PreToolUse hook's "allow" answers that question and its
-// "ask" raises one, but neither beats a deny. It returns the refusal, with
-// the message for the model, when the call may not run.
+// rules say ask, unless a PermissionRequest hook answers first. A
+// PreToolUse hook's "allow" answers that question and its "ask" raises one
+// (refused at once headless, as in Claude Code), but neither beats a deny.
+// It returns the refusal, with the message for the model, when the call may
+// not run.
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) refusal {
 	name := p.call.Tool().Name()
 	query := PermissionQuery(ctx, p.call, env)
@@ -217,10 +230,18 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	case decision.Behavior == permission.Allow:
 		return refusal{}
 	}
+	prompt := permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason, Subject: decision.Subject}
+	if byHook {
+		prompt.Hook = hooks.Name(hooks.PreToolUse, name)
+	} else {
+		prompt.Rule = SuggestRule(query, decision)
+	}
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
-	answer, err := a.opts.Prompter.Ask(ctx, permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason,
-		Subject: decision.Subject, Rule: SuggestRule(query, decision)})
+	if r, decided := a.permissionRequest(ctx, p, env, SuggestRule(query, decision)); decided {
+		return r
+	}
+	answer, err := a.opts.Prompter.Ask(ctx, prompt)
 	switch {
 	case err != nil:
 		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,8 +12,9 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-// stopHookCap is how many times in a row Stop hooks may keep a turn going
-// before the agent ends it anyway, as Claude Code does.
+// stopHookCap is how many times in a row Stop hooks may block a turn's end:
+// the block that reaches it is overridden and the turn ends with no text, as
+// in Claude Code.
 const stopHookCap = 9
 
 // HookNotice tells the user what a hook said or how it failed: a
@@ -83,7 +85,8 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 	if !a.opts.Hooks.Has(hooks.PreToolUse, name) {
 		return hookVerdict{}
 	}
-	in := hooks.PreToolUseInput{Common: a.hookCommon(hooks.PreToolUse, true), ToolName: name, ToolInput: p.call.Input(), ToolUseID: p.use.ID}
+	in := hooks.PreToolUseInput{Common: a.hookCommon(hooks.PreToolUse, true), ToolName: name,
+		ToolInput: validatedInput(p.call.Tool(), p.call.Input(), p.input), ToolUseID: p.use.ID}
 	o := a.runHooks(ctx, hooks.PreToolUse, name, in)
 	if o.Stop {
 		a.hookStop.Store(true)
@@ -100,13 +103,21 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 			err = call.Validate(ctx, env)
 		}
 		if err != nil {
-			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %v\n"+
-				"The tool input from the model was valid; the hook's rewrite of it was not.", name, err)}
+			issues := err.Error()
+			if inputErr, ok := errors.AsType[*tool.InputError](err); ok {
+				issues = inputErr.Issues()
+			}
+			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %s\n"+
+				"The tool input from the model was valid; the hook's rewrite of it was not.", name, issues)}
 		}
-		p.call = call
+		p.call, p.input = call, o.UpdatedInput
 	}
 	return hookVerdict{permission: o.Permission, reason: o.PermissionReason}
 }
+
+// quoted puts a hook's command between double quotes as Claude Code does
+// when it names the command to the model: as written, nothing escaped.
+func quoted(command string) string { return `"` + command + `"` }
 
 func blockTexts(blocks []hooks.Block) string {
 	texts := make([]string, len(blocks))
@@ -128,12 +139,16 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, result llm.ContentB
 	if !a.opts.Hooks.Has(event, name) {
 		return result
 	}
+	if r, ok := output.(tool.HookResponder); ok {
+		output = r.HookResponse()
+	}
 	common := a.hookCommon(event, true)
+	toolInput := validatedInput(p.call.Tool(), p.call.Input(), p.input)
 	if result.IsError {
-		input = hooks.PostToolUseFailureInput{Common: common, ToolName: name, ToolInput: p.call.Input(), ToolUseID: p.use.ID,
+		input = hooks.PostToolUseFailureInput{Common: common, ToolName: name, ToolInput: toolInput, ToolUseID: p.use.ID,
 			Error: contentText(result.Content), IsInterrupt: ctx.Err() != nil, DurationMS: took.Milliseconds()}
 	} else {
-		input = hooks.PostToolUseInput{Common: common, ToolName: name, ToolInput: p.call.Input(), ToolResponse: output,
+		input = hooks.PostToolUseInput{Common: common, ToolName: name, ToolInput: toolInput, ToolResponse: output,
 			ToolUseID: p.use.ID, DurationMS: took.Milliseconds()}
 	}
 	o := a.runHooks(ctx, event, name, input)
@@ -142,7 +157,7 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, result llm.ContentB
 	}
 	var notes []string
 	for _, b := range o.Blocks {
-		notes = append(notes, fmt.Sprintf("%s:%s hook blocking error from command: %q: %s", event, name, b.Command, b.Text))
+		notes = append(notes, fmt.Sprintf("%s:%s hook blocking error from command: %s: %s", event, name, quoted(b.Command), b.Text))
 	}
 	for _, c := range o.Context {
 		notes = append(notes, fmt.Sprintf("%s:%s hook additional context: %s", event, name, c.Text))
@@ -225,7 +240,7 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 		BackgroundTasks: []any{}, SessionCrons: []any{}}
 	if a.depth > 0 {
 		event = hooks.SubagentStop
-		in = hooks.SubagentStopInput{Common: a.hookCommon(event, true), StopHookActive: active, AgentTranscriptPath: a.opts.TranscriptPath,
+		in = hooks.SubagentStopInput{Common: a.hookCommon(event, true), StopHookActive: active, AgentTranscriptPath: subAgentTranscript(a.opts.TranscriptPath, a.opts.AgentID),
 			LastAssistantMessage: last, BackgroundTasks: []any{}, SessionCrons: []any{}}
 	}
 	if !a.opts.Hooks.Has(event, a.opts.AgentType) {
@@ -239,7 +254,7 @@ func (a *Agent) stopHooks(ctx context.Context, last string, active bool) (llm.Me
 	var content []llm.ContentBlock
 	for _, b := range o.Blocks {
 		if !strings.HasPrefix(b.Text, "["+b.Command+"]: ") {
-			content = append(content, llm.TextBlock(fmt.Sprintf("<system-reminder>\n%s hook blocking error from command: %q: %s\n</system-reminder>\n", event, b.Command, b.Text)))
+			content = append(content, llm.TextBlock(fmt.Sprintf("<system-reminder>\n%s hook blocking error from command: %s: %s\n</system-reminder>\n", event, quoted(b.Command), b.Text)))
 		}
 	}
 	content = append(content, llm.TextBlock("<system-reminder>\n"+stopFeedback+"\n"+event+" hook feedback:\n"+blockTexts(o.Blocks)+"\n</system-reminder>"))
@@ -257,4 +272,18 @@ func (a *Agent) preCompact(ctx context.Context, trigger CompactTrigger, instruct
 		in.CustomInstructions = &instructions
 	}
 	a.runHooks(ctx, hooks.PreCompact, string(trigger), in)
+}
+
+// compactedStart runs the SessionStart hooks of a compacted conversation
+// (source compact) and returns what they said, which goes first in the
+// conversation's new first message, so that the next request carries it, as
+// Claude Code puts it among the compacted conversation's first reminders.
+func (a *Agent) compactedStart(ctx context.Context) []llm.ContentBlock {
+	const source = "compact"
+	if !a.opts.Hooks.Has(hooks.SessionStart, source) {
+		return nil
+	}
+	in := hooks.SessionStartInput{Common: a.hookCommon(hooks.SessionStart, false), Source: source, Model: a.opts.Model}
+	o := a.runHooks(ctx, hooks.SessionStart, source, in)
+	return HookContextBlocks(hooks.SessionStart+":"+source, o.Context)
 }

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
 // withHooks configures an agent with one hook per (event, matcher, command).
@@ -101,7 +103,7 @@ func TestPostToolUseHooksAppendTheirReminder(t *testing.T) {
 	})
 	a.Run(context.Background(), "touch it")
 	got, isErr := lastResultText(t, h, 1)
-	want := "\n\n<system-reminder>\nPostToolUse:Touch hook blocking error from command: \"" + strings.ReplaceAll(cmd, `"`, `\"`) +
+	want := "\n\n<system-reminder>\nPostToolUse:Touch hook blocking error from command: \"" + cmd +
 		"\": Formatting failed\nPostToolUse:Touch hook additional context: lint ok\n</system-reminder>"
 	if isErr || !strings.HasPrefix(got, "Created ") || !strings.HasSuffix(got, want) {
 		t.Errorf("tool_result %q (is_error %v), want the result then %q", got, isErr, want)
@@ -160,5 +162,109 @@ func TestHookContextBlocksNameTheEventAsClaudeCodeDoes(t *testing.T) {
 		if b.Text != want[i] {
 			t.Errorf("block %d = %q, want %q", i, b.Text, want[i])
 		}
+	}
+}
+
+// readHookLog reads the inputs a `cat >> log; echo >> log` hook wrote.
+func readHookLog(t *testing.T, log string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("hook input %q: %v", line, err)
+		}
+		inputs = append(inputs, in)
+	}
+	return inputs
+}
+
+func TestASubAgentsHooksGetTheSessionsTranscriptAndThePromptThatStartedIt(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	logCmd := "cat >> " + log + "; echo >> " + log
+	h.srv.Route(llmtest.FirstUserText("parent task"), turn(agentCall("a1", "Read", "sub task", "")), turn(llmtest.Text("done")))
+	h.srv.Route(llmtest.FirstUserText("sub task"), turn(llmtest.ToolUse("r1", "Read", `{"file_path":"`+filepath.Join(h.cwd, "a.txt")+`"}`)),
+		turn(llmtest.Text("It says hi.")))
+	os.WriteFile(filepath.Join(h.cwd, "a.txt"), []byte("hi\n"), 0o644)
+	a := h.agent(t, func(o *agent.Options) {
+		withSubAgents(o)
+		withHooks(h.cwd, [3]string{hooks.UserPromptSubmit, "", logCmd}, [3]string{hooks.PreToolUse, "Read", logCmd},
+			[3]string{hooks.SubagentStop, "", logCmd})(o)
+	})
+	if res := a.Run(context.Background(), "parent task"); res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	inputs := readHookLog(t, log)
+	if len(inputs) != 3 {
+		t.Fatalf("%d hook inputs, want UserPromptSubmit, the sub-agent's PreToolUse and SubagentStop: %v", len(inputs), inputs)
+	}
+	prompt, pre, stop := inputs[0], inputs[1], inputs[2]
+	id, _ := pre["agent_id"].(string)
+	for _, in := range []map[string]any{pre, stop} {
+		if in["transcript_path"] != "/t/s1.jsonl" || in["prompt_id"] != prompt["prompt_id"] || in["agent_id"] != id || in["agent_type"] != "general-purpose" {
+			t.Errorf("%s input = %v, want the session's transcript and prompt id (%v), and the sub-agent", in["hook_event_name"], in, prompt["prompt_id"])
+		}
+	}
+	if want := "/t/s1/subagents/agent-" + id + ".jsonl"; id == "" || stop["agent_transcript_path"] != want {
+		t.Errorf("agent_transcript_path = %v, want %s", stop["agent_transcript_path"], want)
+	}
+}
+
+func TestSessionStartHooksFireAfterACompactionAndTheNextRequestCarriesTheirContext(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	logCmd := "cat >> " + log + "; echo >> " + log
+	h.srv.Push(
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("p1", "Print", `{"chars":10}`)}, Usage: llm.Usage{InputTokens: 5000}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("<summary>printed</summary>")}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}},
+	)
+	a := h.agent(t, func(o *agent.Options) {
+		withHooks(h.cwd, [3]string{hooks.UserPromptSubmit, "", logCmd}, [3]string{hooks.PreCompact, "", logCmd},
+			[3]string{hooks.SessionStart, "compact", logCmd + "; echo 'Compacted context'"})(o)
+		o.Tools = []tool.Tool{printer(100)}
+		o.CompactThreshold = 1000
+	})
+	if res := a.Run(context.Background(), "go"); res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	after := h.srv.Requests()[2].Messages[0].Content
+	if after[0].Text != "<system-reminder>\nSessionStart:compact hook success: Compacted context\n</system-reminder>" {
+		t.Errorf("the first message after the compaction starts %+v, want the SessionStart hook's context", after[0])
+	}
+	inputs := readHookLog(t, log)
+	if len(inputs) != 3 {
+		t.Fatalf("%d hook inputs, want UserPromptSubmit, PreCompact and SessionStart: %v", len(inputs), inputs)
+	}
+	data, _ := os.ReadFile(log)
+	want := `"prompt_id":"` + inputs[0]["prompt_id"].(string) + `","hook_event_name":"SessionStart","source":"compact","model":"claude-opus-5-5"}`
+	if inputs[1]["trigger"] != "auto" || !strings.Contains(string(data), want) {
+		t.Errorf("hook inputs = %s, want PreCompact auto, then SessionStart ending %s", data, want)
+	}
+}
+
+func TestACompactionTheUserAsksForIsAPromptOfItsOwnToHooks(t *testing.T) {
+	h := newHarness(t)
+	log := filepath.Join(t.TempDir(), "hooks.jsonl")
+	logCmd := "cat >> " + log + "; echo >> " + log
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("planned")}}, llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("<summary>plan</summary>")}})
+	a := h.agent(t, withHooks(h.cwd, [3]string{hooks.UserPromptSubmit, "", logCmd}, [3]string{hooks.PreCompact, "", logCmd},
+		[3]string{hooks.SessionStart, "", logCmd}))
+	a.Run(context.Background(), "plan")
+	if err := a.Compact(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	inputs := readHookLog(t, log)
+	if len(inputs) != 3 {
+		t.Fatalf("%d hook inputs, want UserPromptSubmit, PreCompact and SessionStart: %v", len(inputs), inputs)
+	}
+	prompt, pre, start := inputs[0]["prompt_id"], inputs[1]["prompt_id"], inputs[2]["prompt_id"]
+	if pre == nil || pre == prompt || start != pre || a.PromptID() != pre || inputs[1]["trigger"] != "manual" || inputs[2]["source"] != "compact" {
+		t.Errorf("inputs %v; want /compact's own prompt id on PreCompact and SessionStart", inputs)
 	}
 }

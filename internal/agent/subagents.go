@@ -96,7 +96,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
 		SubAgents: p.opts.SubAgents, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type.Name, Web: p.opts.Web,
-		TranscriptPath: subAgentTranscript(p.opts.TranscriptPath, req.AgentID),
+		TranscriptPath: p.opts.TranscriptPath,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
 			case AssistantMessage:
@@ -113,8 +113,10 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 		opts.System = req.Type.Prompt
 	}
 	child := newAgent(opts, depth, p.askMu)
+	child.parentPromptID = p.PromptID()
 	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type.Name,
 		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})
+	child.opts.StartContext = p.subagentStart(ctx, req.AgentID, req.Type.Name)
 	started := time.Now()
 	res := child.Run(ctx, req.Prompt)
 	report.Duration = time.Since(started)

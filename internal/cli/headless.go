@@ -60,8 +60,11 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut, p.event)
-	res := runWithBackground(ctx, agent.New(agentOpts), state, text, p)
-	s.sessionEnd(conv, "other", p.event)
+	instructionsRan := s.instructionsLoaded(ctx, conv, p.event)
+	a := agent.New(agentOpts)
+	res := runWithBackground(ctx, a, state, text, p)
+	instructionsRan()
+	s.sessionEnd(conv, "other", a.PromptID(), p.event)
 	p.finish(res)
 	return exitFor(res, s.provider, f.Getenv)
 }

@@ -92,7 +92,8 @@ type capNotification struct {
 
 // unreportedHooks are the events whose hook runs Claude Code leaves out of
 // stream-json even with --include-hook-events.
-var unreportedHooks = map[string]bool{hooks.PreCompact: true, hooks.SessionEnd: true}
+var unreportedHooks = map[string]bool{hooks.PreCompact: true, hooks.SessionEnd: true, hooks.PostCompact: true, hooks.StopFailure: true,
+	hooks.InstructionsLoaded: true}
 
 // reportsHook says whether stream-json reports the runs of event's hooks:
 // SessionStart's always, as Claude Code does, the others with --include-hook-events.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/credentials"
@@ -49,16 +51,46 @@ func (s *session) hookCommon(conv *conversation, event string) hooks.Common {
 	return hooks.Common{SessionID: conv.id, TranscriptPath: conv.transcriptPath(s.cwd), Cwd: s.cwd, HookEventName: event}
 }
 
-// sessionStart runs the SessionStart hooks of source (startup, resume, clear
-// or compact) and returns what they said, as the first blocks of the next
+// sessionStart runs the SessionStart hooks of source (startup, resume, fork
+// or clear) and returns what they said, as the first blocks of the next
 // prompt's message. show gets each hook's start and end and the hooks'
 // messages; failures are told on errOut, or to show when errOut is nil.
 func (s *session) sessionStart(ctx context.Context, conv *conversation, source string, errOut io.Writer, show func(agent.Event)) []llm.ContentBlock {
 	if !s.hooks.Has(hooks.SessionStart, source) {
 		return nil
 	}
+	return s.sessionStartWith(ctx, s.sessionStartInput(conv, source, time.Now()), errOut, show)
+}
+
+// sessionStartInput is the input of the SessionStart hooks of conv: on
+// resume (and fork), what its last response was, as of now.
+func (s *session) sessionStartInput(conv *conversation, source string, now time.Time) hooks.SessionStartInput {
 	in := hooks.SessionStartInput{Common: s.hookCommon(conv, hooks.SessionStart), Source: source}
-	return s.sessionStartWith(ctx, in, errOut, show)
+	if (source == "resume" || source == "fork") && conv.last != nil {
+		in.Resumed = resumed(*conv.last, s.model, now)
+	}
+	return in
+}
+
+// promptCacheTTL is how long the provider keeps a prompt's cached context:
+// mini-claude asks for the default, five minutes.
+const promptCacheTTL = 5 * time.Minute
+
+// resumed describes a resumed conversation's last response as Claude Code
+// does: the seconds since it came (rounded), the context it took, whether
+// the prompt cache has likely dropped that context (older than its TTL, or
+// replaced by a compaction since), and the cost of writing the context to
+// the cache again at the list price of the model that wrote the response
+// (model when unknown), to a hundredth of a cent.
+func resumed(last transcript.LastResponse, model string, now time.Time) *hooks.Resumed {
+	seconds := max(0, int64(math.Round(now.Sub(last.At).Seconds())))
+	if last.Model != "" {
+		model = last.Model
+	}
+	usd := llm.Cost(model, llm.Usage{CacheCreationInputTokens: last.ContextTokens})
+	return &hooks.Resumed{SecondsSinceLastResponse: seconds, ContextTokens: last.ContextTokens,
+		PromptCacheLikelyExpired: !last.Cached || seconds >= int64(promptCacheTTL/time.Second),
+		EstimatedCacheWriteUSD:   math.Round(usd*1e4) / 1e4}
 }
 
 // sessionStartWith runs the SessionStart hooks with the input in, as sessionStart.
@@ -80,12 +112,15 @@ func (s *session) sessionStartWith(ctx context.Context, in hooks.SessionStartInp
 
 // sessionEnd runs the SessionEnd hooks: reason is other at the end of a -p
 // run, clear when /clear leaves the conversation, prompt_input_exit when the
-// user leaves the UI. It waits for them: the process ends after.
-func (s *session) sessionEnd(conv *conversation, reason string, show func(agent.Event)) {
+// user leaves the UI; promptID is the last prompt's, "" before any. It waits
+// for them: the process ends after.
+func (s *session) sessionEnd(conv *conversation, reason, promptID string, show func(agent.Event)) {
 	if !s.hooks.Has(hooks.SessionEnd, reason) {
 		return
 	}
-	in := hooks.SessionEndInput{Common: s.hookCommon(conv, hooks.SessionEnd), Reason: reason}
+	common := s.hookCommon(conv, hooks.SessionEnd)
+	common.PromptID = promptID
+	in := hooks.SessionEndInput{Common: common, Reason: reason}
 	s.hooks.Run(context.Background(), hooks.SessionEnd, reason, in, observe(show))
 }
 
@@ -98,9 +133,14 @@ func observe(show func(agent.Event)) hooks.RunOption {
 	return hooks.Observe(func(p hooks.Progress) { show(agent.HookEvent(p)) })
 }
 
-// startSource is the SessionStart source of a run's first conversation.
+// startSource is the SessionStart source of a run's first conversation:
+// fork for a resumed one copied under a new id (--fork-session), as Claude
+// Code names it.
 func startSource(opts *Options) string {
-	if opts.Continue || opts.Resume != "" {
+	switch {
+	case opts.ForkSession:
+		return "fork"
+	case opts.Continue || opts.Resume != "":
 		return "resume"
 	}
 	return "startup"

@@ -86,6 +86,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	})
 	in.use(conv)
 	in.startSession(startSource(&first))
+	instructionsRan := s.instructionsLoaded(ctx, in.conv, in.ui.OnEvent)
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
 	servers.WatchFailures(watchCtx, func(st mcp.Status) { in.ui.Warn(serverFailure(st)) })
@@ -94,6 +95,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if in.ui.LeftByUser() {
 		reason = "prompt_input_exit"
 	}
+	instructionsRan()
 	in.endSession(reason)
 	return err
 }
@@ -157,7 +159,7 @@ func (in *interactive) resume(id string) (tui.Resumed, error) {
 	}
 	in.conv.close()
 	in.use(conv)
-	in.startSession("resume")
+	in.startSession(startSource(&chosen))
 	return tui.Resumed{ID: conv.id, Messages: conv.history, Results: conv.results, Warnings: strings.TrimSpace(warnings.String())}, nil
 }
 

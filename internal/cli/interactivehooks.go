@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 )
@@ -26,9 +28,11 @@ func notifyDelay(getenv func(string) string, name string) time.Duration {
 }
 
 // startSession runs the SessionStart hooks of the current conversation
-// (source startup, resume or clear) in the background, as the UI opens or
-// changes conversation; what they say goes first with the conversation's
-// first prompt, which waits for them (run).
+// (source startup, resume, fork or clear) in the background, as the UI opens
+// or changes conversation; what they say goes first with the conversation's
+// first prompt, which waits for them (run). As in Claude Code's UI, the
+// input names the model at startup only (and after a compaction, which the
+// agent fires).
 func (in *interactive) startSession(source string) {
 	started := make(chan struct{})
 	in.started = started
@@ -37,7 +41,10 @@ func (in *interactive) startSession(source string) {
 		return
 	}
 	a := in.agent
-	input := hooks.SessionStartInput{Common: in.s.hookCommon(in.conv, hooks.SessionStart), Source: source, Model: in.s.model}
+	input := in.s.sessionStartInput(in.conv, source, time.Now())
+	if source == "startup" {
+		input.Model = in.s.model
+	}
 	go func() {
 		defer close(started)
 		a.SetStartContext(in.s.sessionStartWith(in.ctx, input, nil, in.ui.OnEvent))
@@ -47,13 +54,17 @@ func (in *interactive) startSession(source string) {
 // endSession runs the SessionEnd hooks of the current conversation: reason
 // clear when /clear leaves it (in the background, shown), prompt_input_exit
 // when the user left the UI (which is gone then: nothing is shown), other
-// otherwise.
+// otherwise. /clear is a prompt of its own to hooks, as in Claude Code: its
+// SessionEnd gets a new prompt id.
 func (in *interactive) endSession(reason string) {
 	if !in.s.hooks.Has(hooks.SessionEnd, reason) {
 		return
 	}
 	common := in.s.hookCommon(in.conv, hooks.SessionEnd)
 	common.PromptID = in.agent.PromptID()
+	if reason == "clear" {
+		common.PromptID = uuid.NewString()
+	}
 	input := hooks.SessionEndInput{Common: common, Reason: reason}
 	if reason != "clear" {
 		in.s.hooks.Run(context.Background(), hooks.SessionEnd, reason, input)

@@ -35,6 +35,9 @@ type conversation struct {
 	transcript *transcript.Transcript
 	history    []llm.Message
 	results    map[string]transcript.ToolResult
+	// last is the resumed conversation's last response, which SessionStart
+	// hooks are told of; nil for a new conversation or one without any.
+	last *transcript.LastResponse
 }
 
 // checkSessionFlags refuses combinations of the session flags that mean
@@ -102,7 +105,11 @@ func openConversation(opts *Options, s *session, state *tool.Session, errOut io.
 	if err != nil {
 		fmt.Fprintf(errOut, "Warning: %v; this session will not be saved\n", err)
 	}
-	return &conversation{id: cfg.ID, transcript: t, history: loaded.Messages, results: loaded.Results}, nil
+	conv := &conversation{id: cfg.ID, transcript: t, history: loaded.Messages, results: loaded.Results}
+	if last, ok := loaded.LastResponse(); ok {
+		conv.last = &last
+	}
+	return conv, nil
 }
 
 // resumePath finds the transcript --continue or --resume names.

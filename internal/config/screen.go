@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -108,7 +109,8 @@ func screenHooks(raw json.RawMessage, admit func(event, command string) bool) js
 		return raw
 	}
 	kept := map[string]any{}
-	for event, matchers := range events {
+	for _, event := range slices.Sorted(maps.Keys(events)) {
+		matchers := events[event]
 		var keptMatchers []any
 		for _, m := range matchers {
 			hooks := slices.DeleteFunc(m.Hooks, func(h json.RawMessage) bool {

@@ -128,3 +128,23 @@ func TestEveryFieldOfASettingsFileIsClassifiedForTheGate(t *testing.T) {
 		t.Errorf("gateRules has %d entries for %d fields: remove the rules of fields that are gone", len(gateRules), len(fields))
 	}
 }
+
+func TestScreenHoldsBackHooksInTheSameOrderEveryRun(t *testing.T) {
+	f := File{Path: "/repo/.claude/settings.json", Scope: ScopeProject, Project: "/repo", Hooks: json.RawMessage(`{
+		"Stop": [{"hooks": [{"type": "command", "command": "s"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "p1"}]}, {"hooks": [{"type": "command", "command": "p2"}]}],
+		"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "u"}]}],
+		"PostToolUse": [{"hooks": [{"type": "command", "command": "o"}]}]}`)}
+	want := []string{"PostToolUse o", "PreToolUse p1", "PreToolUse p2", "Stop s", "UserPromptSubmit u"}
+	for range 20 {
+		gate := trust.NewGate(false)
+		Screen([]File{f}, gate)
+		var got []string
+		for _, it := range gate.Held() {
+			got = append(got, it.Name+" "+it.Detail)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("held hooks %v, want %v", got, want)
+		}
+	}
+}

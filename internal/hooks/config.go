@@ -25,11 +25,18 @@ const (
 	SessionEnd         = "SessionEnd"
 	PreCompact         = "PreCompact"
 	Notification       = "Notification"
+	PostToolBatch      = "PostToolBatch"
+	StopFailure        = "StopFailure"
+	SubagentStart      = "SubagentStart"
+	PostCompact        = "PostCompact"
+	PermissionRequest  = "PermissionRequest"
+	InstructionsLoaded = "InstructionsLoaded"
 )
 
-// Events lists the events in the order Claude Code documents them.
-var Events = []string{PreToolUse, PostToolUse, PostToolUseFailure, Notification, UserPromptSubmit,
-	SessionStart, SessionEnd, Stop, SubagentStop, PreCompact}
+// Events lists the events in the order of Claude Code's own list of them.
+var Events = []string{PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, Notification, UserPromptSubmit,
+	SessionStart, SessionEnd, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact,
+	PermissionRequest, InstructionsLoaded}
 
 // DefaultTimeout bounds a hook that sets no timeout of its own, as in Claude Code.
 const DefaultTimeout = 60 * time.Second

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -51,6 +52,10 @@ func (e *Engine) Hooks() []Hook {
 	return append([]Hook(nil), e.hooks...)
 }
 
+// unmatched are the events that are about nothing a matcher could read: as
+// in Claude Code, every hook of theirs runs, whatever its matcher says.
+var unmatched = []string{UserPromptSubmit, Stop, PostToolBatch}
+
 // matching returns the hooks of event whose matcher takes target, each
 // command once: Claude Code runs identical commands of one event once.
 func (e *Engine) matching(event, target string) []Hook {
@@ -59,8 +64,9 @@ func (e *Engine) matching(event, target string) []Hook {
 	}
 	var out []Hook
 	seen := map[string]bool{}
+	everyMatcher := slices.Contains(unmatched, event)
 	for i, h := range e.hooks {
-		if h.Event != event || !e.matchers[i](target) || seen[h.Command] {
+		if h.Event != event || !(everyMatcher || e.matchers[i](target)) || seen[h.Command] {
 			continue
 		}
 		seen[h.Command] = true
@@ -142,10 +148,10 @@ type Progress struct {
 // Name is how Claude Code names the hooks of event run for target in its
 // reports: "<Event>:<target>" (PreToolUse:Bash, SessionStart:startup), or
 // the bare event for those whose matcher reads no target of the run
-// (UserPromptSubmit, Stop, SubagentStop) and when there is no target.
+// (UserPromptSubmit, Stop, SubagentStop, PostToolBatch) and when there is no target.
 func Name(event, target string) string {
 	switch {
-	case target == "", event == UserPromptSubmit, event == Stop, event == SubagentStop:
+	case target == "", event == UserPromptSubmit, event == Stop, event == SubagentStop, event == PostToolBatch:
 		return event
 	}
 	return event + ":" + target
@@ -191,6 +197,9 @@ type Outcome struct {
 	PermissionReason string
 	// UpdatedInput is the tool input a PreToolUse hook put in place of the model's.
 	UpdatedInput json.RawMessage
+	// Request is the PermissionRequest hooks' answer: the first deny, else
+	// the first allow; nil when none decided.
+	Request *RequestDecision
 	// Context is what the hooks add for the model to read.
 	Context []Context
 	// Stop says a hook asked to end the session ("continue": false); StopReason is for the user.
@@ -271,6 +280,10 @@ func (o *Outcome) answer(command string, out *Output) {
 	}
 	if s.AdditionalContext != "" {
 		o.Context = append(o.Context, Context{Text: s.AdditionalContext, Additional: true})
+	}
+	if d := s.Decision; d != nil && (d.Behavior == "allow" || d.Behavior == "deny") &&
+		(o.Request == nil || d.Behavior == "deny" && o.Request.Behavior != "deny") {
+		o.Request = d
 	}
 }
 

@@ -195,3 +195,20 @@ func TestOnlyMatchingHooksRun(t *testing.T) {
 		t.Error("a nil engine runs something")
 	}
 }
+
+func TestEventsAboutNothingRunEveryMatcher(t *testing.T) {
+	e := New([]Hook{
+		{Event: Stop, Matcher: "Bash", Command: "true", Timeout: time.Second},
+		{Event: UserPromptSubmit, Matcher: "nothing", Command: "true", Timeout: time.Second},
+		{Event: PostToolBatch, Matcher: "Edit", Command: "true", Timeout: time.Second},
+		{Event: SessionStart, Matcher: "resume", Command: "true", Timeout: time.Second},
+	}, Options{ProjectDir: t.TempDir(), Env: os.Environ()})
+	for _, event := range []string{Stop, UserPromptSubmit, PostToolBatch} {
+		if !e.Has(event, "") {
+			t.Errorf("%s: a hook with a matcher does not run; Claude Code runs every hook of an event without a target", event)
+		}
+	}
+	if e.Has(SessionStart, "startup") {
+		t.Error("SessionStart's matcher is not read")
+	}
+}

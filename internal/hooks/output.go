@@ -32,6 +32,20 @@ type SpecificOutput struct {
 	UpdatedInput json.RawMessage `json:"updatedInput"`
 	// AdditionalContext is added to what the model reads.
 	AdditionalContext string `json:"additionalContext"`
+	// Decision answers a PermissionRequest.
+	Decision *RequestDecision `json:"decision"`
+}
+
+// RequestDecision is a PermissionRequest hook's answer to the question a
+// call would ask.
+type RequestDecision struct {
+	// Behavior is "allow" or "deny"; anything else decides nothing.
+	Behavior string `json:"behavior"`
+	// UpdatedInput replaces the call's input when it allows.
+	UpdatedInput json.RawMessage `json:"updatedInput"`
+	// Message tells the model why it denies; Interrupt also ends the turn.
+	Message   string `json:"message"`
+	Interrupt bool   `json:"interrupt"`
 }
 
 // parseOutput reads stdout as an answer when it is a JSON object; plain text is not one.

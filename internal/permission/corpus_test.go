@@ -12,6 +12,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
@@ -19,7 +20,8 @@ import (
 
 // corpusCase is one line of testdata/permission-corpus.jsonl. In rules, input
 // and symlink targets, {{proj}} is the project directory, {{home}} the home
-// directory and {{out}} a directory outside both.
+// directory and {{out}} a directory outside both; the decisions' golden file
+// writes {{root}} for the directory that holds the three.
 type corpusCase struct {
 	Rules struct {
 		Allow []string `json:"allow"`
@@ -234,4 +236,28 @@ func TestPermissionCorpusHasNoWrongAllows(t *testing.T) {
 			t.Errorf("the corpus has %d %s cases, want at least %d", found[family], family, least)
 		}
 	}
+}
+
+// TestPermissionCorpusDecisionsGolden pins the whole decision on every case
+// of the corpus, its reason and rule too, so that a change below the rules
+// (how a command line is read, how a path is resolved) shows each decision
+// it would change, not only a changed behaviour.
+func TestPermissionCorpusDecisionsGolden(t *testing.T) {
+	var sb strings.Builder
+	for i, c := range loadCorpus(t) {
+		d := newCorpusDirs(t)
+		d.create(t, c.Files)
+		got := decideThroughTool(t, d, c)
+		entry := fmt.Sprintf("line %d %s %s\n  %s", i+1, c.Tool, c.Input, behaviorNames[got.Behavior])
+		if got.Rule != nil {
+			entry += " by " + got.Rule.String()
+		}
+		entry += ": " + got.Reason + "\n"
+		if got.Subject != "" {
+			entry += "  subject: " + got.Subject + "\n"
+		}
+		sb.WriteString(strings.NewReplacer(d.proj, "{{proj}}", d.home, "{{home}}", d.out, "{{out}}",
+			filepath.Dir(d.proj), "{{root}}").Replace(entry))
+	}
+	goldenfile.Check(t, filepath.Join("testdata", "permission-corpus-decisions.golden"), sb.String())
 }

@@ -134,6 +134,9 @@ type Prompt struct {
 	// Rule is the allow rule that answering "yes, don't ask again" would
 	// add, such as "Bash(npm run test:*)".
 	Rule string
+	// Hook, when set, names the hooks that ask (PreToolUse:Bash): they ask
+	// again every time, so no answer holds for good.
+	Hook string
 }
 
 // Answer is the user's reply to a Prompt.

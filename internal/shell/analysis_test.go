@@ -69,9 +69,14 @@ var analysisCases = []analysisCase{
 	{cmd: `$'\x72\x6d' -rf /`, commands: []string{"rm -rf /"}, prefixes: []string{"rm"}, writes: []string{"/"}},
 	{cmd: `$'\162m' x`, commands: []string{"rm x"}, prefixes: []string{"rm"}, writes: []string{"x"}},
 	{cmd: `"r"m x`, commands: []string{"rm x"}, prefixes: []string{"rm"}, writes: []string{"x"}},
+	{cmd: `$'rm\0' y`, commands: []string{"rm y"}, prefixes: []string{"rm"}, writes: []string{"y"}},
+	{cmd: `$'r\U80000000m' y`, commands: []string{"rm y"}, prefixes: []string{"rm"}, writes: []string{"y"}},
+	{cmd: `ls $'..\x00' $'..\c@' $'..\400'`, commands: []string{"ls .. .. .."}, prefixes: []string{"ls"}, reads: []string{"..", "..", ".."}, ro: true},
 	{cmd: `"$(echo rm)" -rf x`, commands: []string{"echo rm", `"$(echo rm)" -rf x`}, prefixes: []string{"echo", `"$(echo rm)"`}, dynamic: true},
 	{cmd: `$cmd -rf x`, commands: []string{"$cmd -rf x"}, prefixes: []string{"$cmd"}, dynamic: true},
 	{cmd: `r? x`, commands: []string{"r? x"}, prefixes: []string{"r?"}, dynamic: true},
+	{cmd: `{"r",}m x`, commands: []string{`{"r",}m x`}, prefixes: []string{`{"r",}m`}, dynamic: true},
+	{cmd: `cat {"/etc/passwd",}`, commands: []string{`cat {"/etc/passwd",}`}, prefixes: []string{"cat"}, reads: []string{`{"/etc/passwd",}`}, ro: true},
 	{cmd: `echo 'rm -rf /'`, commands: []string{"echo rm -rf /"}, prefixes: []string{"echo"}, ro: true},
 
 	// Assignments.

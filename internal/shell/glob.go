@@ -79,20 +79,12 @@ func patternOf(wd *syntax.Word) (pattern string, ok bool) {
 		switch p := part.(type) {
 		case *syntax.Lit:
 			writeUnquoted(&sb, p.Value)
-		case *syntax.SglQuoted:
-			value := p.Value
-			if p.Dollar {
-				value = ansiC(value)
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			value, static := quoteRemoved([]syntax.WordPart{p})
+			if !static {
+				return "", false
 			}
 			writeQuoted(&sb, value)
-		case *syntax.DblQuoted:
-			for _, inner := range p.Parts {
-				lit, isLit := inner.(*syntax.Lit)
-				if !isLit {
-					return "", false
-				}
-				writeQuoted(&sb, unescapeDoubleQuoted(lit.Value))
-			}
 		default:
 			return "", false
 		}

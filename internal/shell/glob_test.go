@@ -28,6 +28,8 @@ func TestGlobPatternsFollowQuoting(t *testing.T) {
 		{`cat {priv,pub}/x`, [][]string{{"priv/x", "pub/x"}}},
 		{`cat x{1..3}*`, [][]string{{"x1*", "x2*", "x3*"}}},
 		{`cat {a,"b*"}?`, [][]string{{"a?", `\b\*?`}}},
+		{`cat {"/etc/passwd",x}`, [][]string{{`/\e\t\c/\p\a\s\s\w\d`, "x"}}},
+		{`cat {'priv',"pub"}/x`, [][]string{{`\p\r\i\v/x`, `\p\u\b/x`}}},
 		{`cat {1..2000}`, [][]string{nil}},
 		{"cat " + strings.Repeat("{a,b}", maxBraceLists+1), [][]string{nil}},
 		{`cat $x*`, [][]string{nil}},

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -479,18 +480,19 @@ func (w *walker) hdocBody(r *syntax.Redirect) word {
 		return word{span: w.span(r)}
 	}
 	sp := w.span(r.Hdoc)
-	quoted := r.Word != nil && (len(r.Word.Parts) != 1 || strings.Contains(r.Word.Lit(), "\\") || r.Word.Lit() == "")
-	var sb strings.Builder
+	dynamic := word{text: w.text(sp), dynamic: true, mayBeOption: true, span: sp}
 	for _, part := range r.Hdoc.Parts {
-		lit, ok := part.(*syntax.Lit)
-		if !ok {
-			return word{text: w.text(sp), dynamic: true, mayBeOption: true, span: sp}
-		}
-		if quoted {
-			sb.WriteString(lit.Value)
-		} else {
-			sb.WriteString(unescapeHeredoc(lit.Value))
+		if _, ok := part.(*syntax.Lit); !ok {
+			return dynamic
 		}
 	}
-	return word{text: sb.String(), span: sp}
+	quoted := r.Word != nil && (len(r.Word.Parts) != 1 || strings.Contains(r.Word.Lit(), "\\") || r.Word.Lit() == "")
+	if quoted {
+		return word{text: r.Hdoc.Lit(), span: sp}
+	}
+	body, err := expand.Document(&expand.Config{}, r.Hdoc)
+	if err != nil {
+		return dynamic
+	}
+	return word{text: body, span: sp}
 }

@@ -17,9 +17,12 @@ type InputError struct {
 	Problems []string
 }
 
-func (e *InputError) Error() string {
-	return fmt.Sprintf("InputValidationError: %s failed due to the following issue%s:\n%s",
-		e.Tool, plural(len(e.Problems)), strings.Join(e.Problems, "\n"))
+func (e *InputError) Error() string { return "InputValidationError: " + e.Issues() }
+
+// Issues says what is wrong without the error's name, as Claude Code words
+// it where the input was not the model's (a hook's updatedInput).
+func (e *InputError) Issues() string {
+	return fmt.Sprintf("%s failed due to the following issue%s:\n%s", e.Tool, plural(len(e.Problems)), strings.Join(e.Problems, "\n"))
 }
 
 func plural(n int) string {

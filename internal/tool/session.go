@@ -16,6 +16,10 @@ type Session struct {
 	notices  []string
 	closers  []func()
 	isClosed bool
+	// room is what is left of the context room, in tokens; roomKnown says
+	// whether the agent set one.
+	room      int
+	roomKnown bool
 }
 
 // NewSession returns the state of a session that starts in cwd.
@@ -94,6 +98,30 @@ func (s *Session) TakeNotices() []string {
 	notices := s.notices
 	s.notices = nil
 	return notices
+}
+
+// SetContextRoom records how many tokens the results of the calls about to
+// run may take together before the conversation outgrows its context (the
+// agent sets it before each batch of calls).
+func (s *Session) SetContextRoom(tokens int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.room, s.roomKnown = max(tokens, 0), true
+}
+
+// ContextRoom returns what is left of the room SetContextRoom recorded, and
+// whether one was recorded at all.
+func (s *Session) ContextRoom() (tokens int, known bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.room, s.roomKnown
+}
+
+// UseContextRoom takes tokens off the room, for a result that filled part of it.
+func (s *Session) UseContextRoom(tokens int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.room = max(s.room-tokens, 0)
 }
 
 // OnClose registers a clean-up to run when the session ends, such as killing

@@ -71,3 +71,28 @@ func TestAChildSessionCopiesOnlyInheritableValues(t *testing.T) {
 		t.Errorf("the child got the parent's non-inheritable value %v", *tasks)
 	}
 }
+
+func TestSessionContextRoom(t *testing.T) {
+	s := NewSession(t.TempDir())
+	if _, known := s.ContextRoom(); known {
+		t.Error("a new session knows its context room")
+	}
+	steps := []struct {
+		set, use int
+		want     int
+	}{
+		{set: 1000, use: 300, want: 700},
+		{set: -1, use: 0, want: 0},
+		{set: 50, use: 80, want: 0},
+	}
+	for _, st := range steps {
+		s.SetContextRoom(st.set)
+		s.UseContextRoom(st.use)
+		if got, known := s.ContextRoom(); got != st.want || !known {
+			t.Errorf("set %d, used %d: room %d (known %v), want %d", st.set, st.use, got, known, st.want)
+		}
+	}
+	if _, known := s.Child().ContextRoom(); known {
+		t.Error("a sub-agent's session inherits its parent's room")
+	}
+}

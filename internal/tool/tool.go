@@ -81,6 +81,13 @@ type Result struct {
 	Content []llm.ContentBlock
 }
 
+// HookResponder is implemented by a tool's output whose structured result,
+// as Claude Code's PostToolUse hooks read it (tool_response), has another
+// shape than the output itself; the others reach hooks as they are.
+type HookResponder interface {
+	HookResponse() any
+}
+
 // OutputError is a failed call whose text reaches the model as it is, with
 // is_error set but without the <tool_use_error> wrapper of other failures: a
 // command's own output when it exits non-zero, as Claude Code sends it.

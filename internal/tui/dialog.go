@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
@@ -43,15 +45,33 @@ func newDialog(p permission.Prompt, reply chan permission.Answer, sessionOnly bo
 	return &dialog{prompt: p, reply: reply, message: in, sessionOnly: sessionOnly}
 }
 
-func (d *dialog) options() []string {
-	always := "Yes, and don't ask again"
-	if d.sessionOnly {
-		always += " this session"
+// answers are the dialog's answers, in the order shown: no "don't ask
+// again" for a question a hook asks, which it asks every time.
+func (d *dialog) answers() []int {
+	if d.prompt.Hook != "" {
+		return []int{answerYes, answerNo, answerNoWithMessage}
 	}
-	if d.prompt.Rule != "" {
-		always += " for " + d.prompt.Rule
+	return []int{answerYes, answerAlways, answerNo, answerNoWithMessage}
+}
+
+// label is how the dialog words an answer.
+func (d *dialog) label(answer int) string {
+	switch answer {
+	case answerYes:
+		return "Yes"
+	case answerAlways:
+		always := "Yes, and don't ask again"
+		if d.sessionOnly {
+			always += " this session"
+		}
+		if d.prompt.Rule != "" {
+			always += " for " + d.prompt.Rule
+		}
+		return always
+	case answerNo:
+		return "No"
 	}
-	return []string{"Yes", always, "No", "No, and tell the model what to do instead"}
+	return "No, and tell the model what to do instead"
 }
 
 // dialogKey handles a key while the dialog is open: arrows or digits choose,
@@ -72,36 +92,43 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	switch k.String() {
+	answers := d.answers()
+	key := k.String()
+	switch key {
 	case "up", "shift+tab", "k":
-		d.selected = (d.selected + 3) % 4
+		d.selected = (d.selected + len(answers) - 1) % len(answers)
 	case "down", "tab", "j":
-		d.selected = (d.selected + 1) % 4
-	case "1", "y":
+		d.selected = (d.selected + 1) % len(answers)
+	case "y":
 		m.answer(answerYes)
-	case "2", "a":
-		m.answer(answerAlways)
-	case "3", "n":
+	case "a":
+		if slices.Contains(answers, answerAlways) {
+			m.answer(answerAlways)
+		}
+	case "n":
 		m.answer(answerNo)
-	case "4":
-		d.selected = answerNoWithMessage
-		return m.answerSelected()
 	case "enter":
 		return m.answerSelected()
 	case "esc", "ctrl+c":
 		m.answer(answerNo)
 		m.interrupt()
+	default:
+		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= len(answers) {
+			d.selected = n - 1
+			return m.answerSelected()
+		}
 	}
 	return nil
 }
 
 func (m *model) answerSelected() tea.Cmd {
 	d := m.dialog
-	if d.selected == answerNoWithMessage {
+	choice := d.answers()[d.selected]
+	if choice == answerNoWithMessage {
 		d.typing = true
 		return d.message.Focus()
 	}
-	m.answer(d.selected)
+	m.answer(choice)
 	return nil
 }
 
@@ -156,8 +183,8 @@ func (d *dialog) view(r *renderer, width int) string {
 	inner := max(20, width-4)
 	lines := append([]string(nil), d.callLines(r, inner)...)
 	lines = append(lines, "", "Do you want to proceed?")
-	for i, opt := range d.options() {
-		label := fmt.Sprintf("%d. %s", i+1, opt)
+	for i, answer := range d.answers() {
+		label := fmt.Sprintf("%d. %s", i+1, d.label(answer))
 		if i == d.selected {
 			lines = append(lines, accentStyle.Render(tool.Clip("❯ "+label, inner)))
 		} else {
@@ -185,6 +212,9 @@ func (d *dialog) callLines(r *renderer, inner int) []string {
 	lines = append(lines, tool.Clip(d.prompt.Tool+"("+rend.RenderUse(d.prompt.Input, false)+")", inner))
 	if d.prompt.Subject != "" {
 		lines = append(lines, warnStyle.Render(tool.Clip("Asks for: "+d.prompt.Subject, inner)))
+	}
+	if d.prompt.Hook != "" {
+		lines = append(lines, warnStyle.Render(tool.Clip("Hook "+d.prompt.Hook+" requires confirmation for this command:", inner)))
 	}
 	if d.prompt.Reason != "" {
 		lines = append(lines, wrap(dimStyle.Render(d.prompt.Reason), inner)...)

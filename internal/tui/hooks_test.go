@@ -243,3 +243,41 @@ func TestWaitingForAPromptNotifiesOnce(t *testing.T) {
 		t.Errorf("sent %v after the wait from the last key", n.sent)
 	}
 }
+
+func TestAHooksQuestionOffersNoAnswerForGood(t *testing.T) {
+	prompt := permission.Prompt{Tool: "Bash", Input: json.RawMessage(`{"command":"echo hi"}`),
+		Reason: "Hook wants a human to confirm", Hook: "PreToolUse:Bash"}
+	cases := []struct {
+		key   string
+		allow bool
+	}{{"1", true}, {"2", false}, {"a", false}}
+	for _, c := range cases {
+		t.Run(c.key, func(t *testing.T) {
+			m := testModel(t, Options{Permissions: &permission.Context{Mode: permission.ModeDefault}, Cwd: t.TempDir(),
+				AddAllowRule: func(rule string) (string, error) { t.Errorf("the rule %s was saved", rule); return "", nil }})
+			m.turn = &turnState{cancel: func() {}, started: time.Now()}
+			reply := make(chan permission.Answer, 1)
+			m.Update(askMsg{prompt: prompt, reply: reply})
+			shot := oneLine(screenOf(m))
+			for _, want := range []string{"Hook PreToolUse:Bash requires confirmation for this command:", "Hook wants a human to confirm",
+				"1. Yes", "2. No", "3. No, and tell the model what to do instead"} {
+				if !strings.Contains(shot, want) {
+					t.Fatalf("the dialog lacks %q:\n%s", want, screenOf(m))
+				}
+			}
+			if strings.Contains(shot, "don't ask again") {
+				t.Fatalf("the dialog offers an answer for good to a hook's question:\n%s", screenOf(m))
+			}
+			press(m, c.key)
+			if c.key == "a" {
+				if m.dialog == nil {
+					t.Fatal("a key for an answer not offered closed the dialog")
+				}
+				return
+			}
+			if a := <-reply; a.Allow != c.allow {
+				t.Errorf("answer %+v, want allow %v", a, c.allow)
+			}
+		})
+	}
+}

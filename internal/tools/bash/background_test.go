@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRunningListsOnlyRunningBackgroundTasks(t *testing.T) {
@@ -48,5 +49,24 @@ func TestABackgroundCommandWithATinyTimeoutIsStillATask(t *testing.T) {
 	id := taskID(t, h.bash("sleep 5", `"run_in_background":true`, `"timeout":1e-7`).text)
 	if got := h.taskOutput(id); strings.Contains(got, "no background task") {
 		t.Fatalf("TaskOutput of %s = %q, want the task", id, got)
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{10 * time.Minute, "10m"},
+		{90 * time.Minute, "1h 30m"},
+		{2 * time.Hour, "2h"},
+		{time.Hour + 30*time.Second, "1h 0m 30s"},
+		{45 * time.Second, "45s"},
+		{0, "0s"},
+	}
+	for _, tt := range tests {
+		if got := shortDuration(tt.d); got != tt.want {
+			t.Errorf("shortDuration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
 	}
 }

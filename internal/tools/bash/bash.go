@@ -7,7 +7,6 @@ package bash
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -53,6 +52,8 @@ type Output struct {
 	CwdReset bool `json:"cwd_reset,omitempty"`
 	// Sandboxed says whether the command ran in the write sandbox.
 	Sandboxed bool `json:"sandboxed"`
+	// quiet says the command is one Claude Code expects no output from.
+	quiet bool
 }
 
 // Tool runs bash commands.
@@ -79,7 +80,7 @@ const description = `Runs a bash command and returns its output (stdout and stde
 - A cd carries over to the next call when the command succeeds and ends inside the allowed directories; when it ends outside them, the working directory goes back to the project root. Variables and functions do not carry over. Prefer absolute paths over cd.
 - Use the dedicated tools rather than cat, head, tail, sed, awk, echo, find or grep when one fits: Read, Edit, Write, Glob and Grep give the user a better view.
 - A non-zero exit is reported as "Exit code N" followed by the output. Output over 30000 characters is saved to a file; you get its start, its end and the path, and can Read the rest.
-- timeout is in milliseconds (default 120000, max 600000). A command still running at its timeout is not killed: it moves to the background and you get its task ID.
+- timeout is in milliseconds (default 120000, max 600000; a larger one counts as 600000). A command still running at its timeout is not killed: it moves to the background and you get its task ID.
 - run_in_background: true starts the command in the background at once (for servers, watchers, long builds); no trailing & is needed. You are notified when it ends. TaskOutput reads its new output, TaskStop stops it. With it, timeout is how long it may run before it is stopped (default 600000, max 7200000).
 - Where the kernel supports it, commands run in a sandbox that lets them write only inside the allowed directories and the temporary directories; reading and the network are not limited. When a command fails because it needs to write elsewhere (Permission denied), run it again with dangerouslyDisableSandbox: true and the user is asked.
 - Quote paths that contain spaces. Chain dependent commands with &&; make independent calls in parallel instead.
@@ -111,35 +112,34 @@ func isConcurrencySafe(in Input) bool {
 	return a != nil && a.ReadOnly && len(a.Cds) == 0
 }
 
+// validate refuses only a negative timeout and a command that does not
+// parse. An empty command runs (and prints nothing), and a timeout over the
+// maximum counts as the maximum, as in Claude Code: refusing them would
+// protect nothing.
 func validate(_ context.Context, in Input, _ *tool.Env) error {
+	if in.Timeout < 0 {
+		return fmt.Errorf("timeout %v ms is negative: give the milliseconds the command may run, or leave timeout out for the default (%d)", in.Timeout, defaultTimeout)
+	}
 	if strings.TrimSpace(in.Command) == "" {
-		return errors.New("command is empty: give the bash command to run")
+		return nil
 	}
-	limit, name := float64(maxTimeout), "a foreground command"
-	if in.RunInBackground {
-		limit, name = maxBackgroundTimeout, "a background command"
-	}
-	if in.Timeout < 0 || in.Timeout > limit {
-		return fmt.Errorf("timeout %v ms is out of range: %s may have at most %.0f ms; a longer foreground command moves to the background at its timeout anyway", in.Timeout, name, limit)
-	}
-	if _, err := shell.Analyze(in.Command); err != nil {
-		return err
-	}
-	return nil
+	_, err := shell.Analyze(in.Command)
+	return err
 }
 
 // timeouts returns how long the command may run in the foreground and, once in
-// the background, how long it may run there.
+// the background, how long it may run there; a timeout over its maximum counts
+// as the maximum.
 func timeouts(in Input) (foreground, background time.Duration) {
 	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 	if in.RunInBackground {
 		if in.Timeout > 0 {
-			return 0, ms(in.Timeout)
+			return 0, ms(min(in.Timeout, maxBackgroundTimeout))
 		}
 		return 0, ms(defaultBackgroundTimeout)
 	}
 	if in.Timeout > 0 {
-		return ms(in.Timeout), ms(defaultBackgroundTimeout)
+		return ms(min(in.Timeout, maxTimeout)), ms(defaultBackgroundTimeout)
 	}
 	return ms(defaultTimeout), ms(defaultBackgroundTimeout)
 }

@@ -59,7 +59,7 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 	}
 	if in.RunInBackground {
 		m.reportSpill(t, spillErr)
-		return m.backgrounded(t, sandboxed, ""), nil
+		return m.backgrounded(t, sandboxed, 0, background), nil
 	}
 	timer := time.NewTimer(foreground)
 	defer timer.Stop()
@@ -69,14 +69,16 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 		select {
 		case <-t.done:
 			defer out.Close()
-			return finished(t, env, sandboxed, reset)
+			res, err := finished(t, env, sandboxed, reset)
+			res.quiet = noOutputExpected(in.Command)
+			return res, err
 		case <-ctx.Done():
 			m.stop(t, "interrupted")
 			out.Close()
 			return Output{}, fmt.Errorf("the command was interrupted: %w", ctx.Err())
 		case <-timer.C:
 			if m.toBackground(t, background) {
-				return m.backgrounded(t, sandboxed, fmt.Sprintf("%ds", max(1, int(foreground.Round(time.Second).Seconds())))), nil
+				return m.backgrounded(t, sandboxed, foreground, background), nil
 			}
 		case <-tick.C:
 			tail := out.LastLines(progressLines)
@@ -154,10 +156,13 @@ func finished(t *task, env *tool.Env, sandboxed, reset bool) (Output, error) {
 		return res, &tool.OutputError{Text: strings.Join(append([]string{fmt.Sprintf("Exit code %d", exit.Code)}, nonEmpty(res.Text)...), "\n")}
 	}
 	if res.Text == "" {
-		res.Text = "(Bash completed with no output)"
+		res.Text = noOutput
 	}
 	return res, nil
 }
+
+// noOutput is what the model reads of a command that printed nothing.
+const noOutput = "(Bash completed with no output)"
 
 func nonEmpty(s string) []string {
 	if s == "" {
@@ -197,26 +202,68 @@ func trimBlankLines(s string) string {
 	}
 }
 
-// backgrounded renders a command that went to the background: started there,
-// or moved there at its timeout (after is the timeout, then), with its output so far.
-func (m *manager) backgrounded(t *task, sandboxed bool, after string) Output {
+// backgrounded renders a command that went to the background, in Claude
+// Code's words: started there (timedOut is 0), or moved there when it
+// outlived its timeout, after the output it printed until then; limit is how
+// long it may run there.
+func (m *manager) backgrounded(t *task, sandboxed bool, timedOut, limit time.Duration) Output {
 	path := t.out.Path()
 	where := "Output is being written to: " + path + "."
 	if path == "" {
 		where = "Its output could not be written to a file; TaskOutput still shows its start and end."
 	}
-	var b strings.Builder
-	if after == "" {
-		fmt.Fprintf(&b, "Command running in background with ID: %s. %s You will be notified when it completes. Use TaskOutput to read its output as it runs and TaskStop to stop it.", t.id, where)
+	var sentences []string
+	soFar := ""
+	if timedOut == 0 {
+		sentences = append(sentences, fmt.Sprintf("Command running in background with ID: %s. %s", t.id, where),
+			"You will be notified when it completes.")
 	} else {
-		fmt.Fprintf(&b, "Command did not complete within its %s timeout and was moved to the background (ID: %s). %s You will be notified when it completes. It is running now: do not start a second copy while it runs. If it is no longer needed, stop it with TaskStop.", after, t.id, where)
 		v, end := t.out.Since(0)
-		if so := renderView(v); so != "" {
-			fmt.Fprintf(&b, "\n\nOutput so far:\n%s", so)
-		}
+		soFar = renderView(v)
 		m.mu.Lock()
 		t.readOffset = end
 		m.mu.Unlock()
+		sentences = append(sentences,
+			fmt.Sprintf("Command did not complete within its %ds timeout and was moved to the background (ID: %s). %s", max(1, int(timedOut.Round(time.Second).Seconds())), t.id, where),
+			"You will be notified when it completes.",
+			fmt.Sprintf("If it is still running after %s in the background, it will be stopped and you will be notified.", shortDuration(limit)),
+			"It is running now: do not start a second copy while it runs. If it is no longer needed, stop it with TaskStop.")
+		if soFar == "" {
+			sentences = append(sentences, "No output had been read from it when it was moved. A program that buffers its output, or a pipe into one such as tail, can keep the output file empty until the command finishes.")
+		}
 	}
-	return Output{Text: b.String(), ExitCode: -1, TaskID: t.id, OutputPath: path, Sandboxed: sandboxed}
+	if path != "" {
+		sentences = append(sentences, "To check interim output, use Read on that file path.")
+	}
+	text := strings.Join(sentences, " ")
+	if soFar != "" {
+		text = soFar + "\n" + text
+	}
+	return Output{Text: text, ExitCode: -1, TaskID: t.id, OutputPath: path, Sandboxed: sandboxed}
+}
+
+// shortDuration writes d in hours, minutes and seconds, leaving out the
+// units before the first and after the last that are not zero: 10m, 1h 30m,
+// 45s.
+func shortDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	units := []struct {
+		size time.Duration
+		name string
+	}{{time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}}
+	var parts []string
+	for _, u := range units {
+		n := d / u.size
+		d -= n * u.size
+		if n > 0 || len(parts) > 0 {
+			parts = append(parts, fmt.Sprintf("%d%s", n, u.name))
+		}
+	}
+	for len(parts) > 1 && strings.HasPrefix(parts[len(parts)-1], "0") {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) == 0 {
+		return "0s"
+	}
+	return strings.Join(parts, " ")
 }

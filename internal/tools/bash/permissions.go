@@ -14,10 +14,15 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
-// checkPermissions is Bash's own part of the decision: running without the
-// sandbox is asked. Everything the command line touches is reported by
-// accesses and judged by the permission rules.
+// checkPermissions is Bash's own part of the decision: an empty command runs
+// nothing and needs no permission; running without the sandbox is asked.
+// Everything the command line touches is reported by accesses and judged by
+// the permission rules.
 func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
+	if strings.TrimSpace(in.Command) == "" {
+		// It runs nothing; a deny rule on Bash still wins.
+		return tool.PermissionResult{Behavior: tool.Allow}
+	}
 	if in.DangerouslyDisableSandbox && sandboxStatus().Available() {
 		return tool.PermissionResult{Behavior: tool.Ask, Subject: in.Command,
 			Message: "This command asks to run without the sandbox, which otherwise lets it write only inside " +

@@ -65,6 +65,7 @@ const description = `Replaces exact text in a file.
 
 - Read the file in this conversation before editing it (a part of it is enough), or the call fails.
 - old_string must match the file exactly, indentation and trailing spaces included, and match only one place; add surrounding lines to make it unique, or set replace_all to replace every match. Leave out the line-number prefix Read shows (the number and the tab).
+- Trailing white space on new_string's lines is dropped, except in Markdown files (.md, .mdx).
 - Line endings and quote styles are forgiven: an LF old_string matches a CRLF file, curly and straight quotes match each other, and new_string is written in the file's style.
 - An empty old_string creates a new file, or fills an empty one, with new_string.
 - Prefer Edit over Write for changing existing files. Use NotebookEdit for Jupyter notebooks (.ipynb).`
@@ -90,7 +91,19 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 	return fileaccess.WriteAccess(env, in.FilePath)
 }
 
+// normalized is the input as the edit applies it: into an existing file,
+// new_string loses the white space at the end of its lines unless the file is
+// Markdown (fileaccess.TrimLineEnds), as Claude Code applies it.
+func normalized(env *tool.Env, in Input) Input {
+	abs := fileaccess.Resolve(env, in.FilePath)
+	if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
+		in.NewString = fileaccess.TrimLineEnds(abs, in.NewString)
+	}
+	return in
+}
+
 func validate(_ context.Context, in Input, env *tool.Env) error {
+	in = normalized(env, in)
 	if in.OldString == in.NewString {
 		return errors.New("no changes to make: old_string and new_string are exactly the same. Put the text that should replace old_string in new_string")
 	}
@@ -134,6 +147,7 @@ func inspect(env *tool.Env, abs, old string) (target, error) {
 }
 
 func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
+	in = normalized(env, in)
 	abs := fileaccess.Resolve(env, in.FilePath)
 	t, err := inspect(env, abs, in.OldString)
 	if err != nil {
@@ -142,6 +156,7 @@ func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	out := Output{FilePath: abs, OldString: in.OldString, NewString: in.NewString, ReplaceAll: in.ReplaceAll,
 		Message: fmt.Sprintf("The file %s has been updated successfully.", abs)}
 	if !t.exists {
+		out.Message += fileaccess.StateCurrentNote
 		out.StructuredPatch = patch.Compute("", fileaccess.ConvertLineEndings(in.NewString, fileaccess.LF))
 		return out, save(ctx, env, abs, in.NewString, true)
 	}
@@ -169,6 +184,9 @@ func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	out.ContentNotInModelContext = !t.record.Full
 	if in.ReplaceAll {
 		out.Message = fmt.Sprintf("The file %s has been updated. All occurrences were successfully replaced.", abs)
+	}
+	if !changed {
+		out.Message += fileaccess.StateCurrentNote
 	}
 	if restyled {
 		out.Message += " Note: old_string matched with curly and straight quotes treated alike, and new_string was written with the file's quotes."

@@ -127,6 +127,8 @@ func TestEdit(t *testing.T) {
 			Input{OldString: "old line", NewString: "x"}, "changed_not_found", ptr("rewritten\n")},
 		{"notebook", ptr("{}"), readFull, nil,
 			Input{FilePath: "nb.ipynb", OldString: "{}", NewString: "[]"}, "notebook", ptr("{}")},
+		{"new_string equal to old_string once its trailing spaces go", ptr("a = 1\n"), readFull, nil,
+			Input{FilePath: "a.py", OldString: "a = 1", NewString: "a = 1  "}, "same", ptr("a = 1\n")},
 		{"not UTF-8", ptr("caf\xe9\n"), readFull, nil,
 			Input{OldString: "caf", NewString: "tea"}, "not_utf8", ptr("caf\xe9\n")},
 	}
@@ -317,6 +319,69 @@ func TestEditOutputIsClaudeCodes(t *testing.T) {
 				t.Fatal(err)
 			}
 			rendertest.CheckOutput(t, Tool, raw, res.Output, env.Cwd, tt.want)
+		})
+	}
+}
+
+// runRecording runs a recording's calls on its files in a fresh session: each
+// Read as the session remembering the whole file, each Edit through the tool.
+// It returns the directory and each Edit's error flag, by call.
+func runRecording(t *testing.T, rec goldenfile.Recording) (string, map[int]bool) {
+	t.Helper()
+	env := newEnv(t)
+	rec.WriteFiles(t, env.Cwd)
+	failed := map[int]bool{}
+	for i, c := range rec.Calls {
+		var in Input
+		if err := json.Unmarshal(rec.Input(i, env.Cwd), &in); err != nil {
+			t.Fatal(err)
+		}
+		if c.Tool == "Read" {
+			data, _ := os.ReadFile(in.FilePath)
+			info, _ := os.Stat(in.FilePath)
+			fileaccess.StateOf(env).RememberFull(in.FilePath, data, info.ModTime())
+			continue
+		}
+		_, err := call(t, env, in)
+		failed[i] = err != nil
+	}
+	return env.Cwd, failed
+}
+
+// TestEditsAsClaudeCode makes the edits recorded from Claude Code
+// (testdata/claude-code) and requires the files it left: files in curly
+// quotes edited with straight old_strings, and new_strings with trailing
+// white space in files of several kinds. One case differs on purpose: a
+// curly old_string on a file in straight quotes writes new_string straight,
+// where Claude Code writes it curly into the code.
+func TestEditsAsClaudeCode(t *testing.T) {
+	tests := []struct {
+		recording string
+		// ours overrides the recorded files where we differ on purpose.
+		ours map[string]string
+	}{
+		{"quotes_curly", nil},
+		{"quotes_mixed", nil},
+		{"quotes_reverse", map[string]string{"code.txt": "msg := \"won't\"\n"}},
+		{"trailing_whitespace", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.recording, func(t *testing.T) {
+			rec := goldenfile.LoadRecording(t, tt.recording)
+			dir, failed := runRecording(t, rec)
+			for i, isErr := range failed {
+				if isErr != rec.Results[i].IsError {
+					t.Errorf("call %d: error %v, Claude Code's is_error %v", i, isErr, rec.Results[i].IsError)
+				}
+			}
+			for name, want := range rec.After {
+				if w, ok := tt.ours[name]; ok {
+					want = w
+				}
+				if data, _ := os.ReadFile(filepath.Join(dir, name)); string(data) != want {
+					t.Errorf("%s holds %q, want %q", name, data, want)
+				}
+			}
 		})
 	}
 }

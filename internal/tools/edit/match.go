@@ -3,7 +3,6 @@ package edit
 import (
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
@@ -123,19 +122,21 @@ func replace(content string, spans []span, old, new string, g grade, eol string)
 }
 
 // matchQuotes rewrites new's quotes in the style of found, the file's text
-// that old matched loosely: straight quotes become curly where the file uses
-// curly ones and old did not, and the other way round.
+// that old matched loosely, as Claude Code does: when found holds a curly
+// double (single) quote, every straight double (single) quote of new turns
+// curly. The other way round, when found is all straight and old used curly
+// ones, new's curly quotes turn straight; Claude Code writes them as sent,
+// into code that uses straight quotes.
 func matchQuotes(found, old, new string) string {
 	new = restyle(found, old, new, '"', doubleQuotes[1:], '“', '”')
 	return restyle(found, old, new, '\'', singleQuotes[1:], '‘', '’')
 }
 
 func restyle(found, old, new string, straight rune, curly string, open, closing rune) string {
-	fileCurly, fileStraight := strings.ContainsAny(found, curly), strings.ContainsRune(found, straight)
 	switch {
-	case fileCurly && !fileStraight && strings.ContainsRune(old, straight):
+	case strings.ContainsAny(found, curly):
 		return curlify(new, straight, open, closing)
-	case fileStraight && !fileCurly && strings.ContainsAny(old, curly):
+	case strings.ContainsRune(found, straight) && strings.ContainsAny(old, curly):
 		return strings.Map(func(r rune) rune {
 			if strings.ContainsRune(curly, r) {
 				return straight
@@ -146,8 +147,13 @@ func restyle(found, old, new string, straight rune, curly string, open, closing 
 	return new
 }
 
+// opensQuote holds the characters after which a straight quote becomes an
+// opening curly one (Claude Code's set); after any other it closes, so an
+// apostrophe inside a word becomes ’.
+const opensQuote = " \t\n\r([{—–"
+
 // curlify turns each straight quote of s into an opening or a closing curly
-// quote by what precedes it; an apostrophe inside a word becomes a closing one.
+// quote by the character before it.
 func curlify(s string, straight, open, closing rune) string {
 	var b strings.Builder
 	prev := ' '
@@ -155,7 +161,7 @@ func curlify(s string, straight, open, closing rune) string {
 		switch {
 		case r != straight:
 			b.WriteRune(r)
-		case unicode.IsSpace(prev) || strings.ContainsRune("([{<—–-", prev):
+		case strings.ContainsRune(opensQuote, prev):
 			b.WriteRune(open)
 		default:
 			b.WriteRune(closing)

@@ -46,7 +46,10 @@ func TestReplaceQuoteStyle(t *testing.T) {
 		{"apostrophes and singles turn curly", `it’s ‘ok’`, `it's 'ok'`, `it's 'fine' now`, `it’s ‘fine’ now`},
 		{"curly turns straight", `x = "a"`, `“a”`, `“b”`, `x = "b"`},
 		{"quote after a bracket opens", `f(“a”)`, `f("a")`, `g("b")`, `g(“b”)`},
-		{"a file with both styles is left alone", "“a” \"b\" “a” \"b\"\n", "\"a\" \"b\" \"a\"", "\"c\"", "\"c\" \"b\"\n"},
+		{"a match holding one curly quote makes every straight one of its kind curly", "“a” \"b\" “a” \"b\"\n", "\"a\" \"b\" \"a\"", "\"c\" \"d\"", "“c” “d” \"b\"\n"},
+		{"only a space, a line start or ([{—– opens", "say “a”", `say "a"`, `-"b" <"c"> ("d")` + "\n\"e\"", "-”b” <”c”> (“d”)\n“e”"},
+		{"singles stay straight where the match has no curly single", "say “a”", `say "a"`, `say "it's"`, "say “it's”"},
+		{"singles turn curly without one in old_string", "“a” it’s", `"a" it’s`, `"b" it's 'x'`, "“b” it’s ‘x’"},
 	}
 	for _, tt := range tests {
 		spans, g := findMatches(tt.content, tt.old)

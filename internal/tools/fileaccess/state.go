@@ -124,3 +124,8 @@ func (s *State) Paths() []string {
 	slices.Sort(paths)
 	return paths
 }
+
+// StateCurrentNote follows the first sentence of a successful Edit or Write,
+// as in Claude Code 2.1.332: the model need not read the file back (unless it
+// had changed on disk, which an Edit says instead).
+const StateCurrentNote = " (file state is current in your context — no need to Read it back)"

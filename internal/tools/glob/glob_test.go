@@ -273,3 +273,27 @@ func TestMatchesClaudeCode(t *testing.T) {
 		t.Fatal("no recordings under testdata/claude-code")
 	}
 }
+
+// TestAbsolutePatternsMatchClaudeCode runs the Glob calls of the recordings
+// under testdata/claude-code (absolute patterns and their relative twins, on
+// deep, crowded and linked trees) on the same files and requires Claude
+// Code's answers.
+func TestAbsolutePatternsMatchClaudeCode(t *testing.T) {
+	for _, name := range []string{"absolute_pattern_deep", "absolute_pattern_many", "absolute_pattern_from_below", "absolute_pattern_symlinks"} {
+		t.Run(name, func(t *testing.T) {
+			rec := goldenfile.LoadRecording(t, name)
+			root := t.TempDir()
+			rec.WriteFiles(t, root)
+			cwd := filepath.Join(root, rec.Dir)
+			for i, want := range rec.Results {
+				got, _, err := call(t, cwd, string(rec.Input(i, root)))
+				if err != nil {
+					t.Fatalf("%s: %v", rec.Calls[i].Input, err)
+				}
+				if got = strings.ReplaceAll(got, root, "$CWD"); got != want.Text {
+					t.Errorf("%s:\n got %q\nwant %q", rec.Calls[i].Input, got, want.Text)
+				}
+			}
+		})
+	}
+}

@@ -77,8 +77,10 @@ type window struct {
 	start int
 	// limit is the most lines returned; 0 means no limit.
 	limit int
-	// budget is the most bytes of numbered output ("N\tline\n" per line).
-	budget int
+	// budget is the most bytes of numbered output ("N\tline\n" per line), or
+	// with contentOnly of the lines' own text, numbers left uncounted.
+	budget      int
+	contentOnly bool
 	// countAll keeps reading to the end after the window, to learn the
 	// number of lines; only for input known to be small.
 	countAll bool
@@ -100,6 +102,15 @@ type excerpt struct {
 	empty bool
 }
 
+// size is the length of the excerpt's text, line breaks included.
+func (ex excerpt) size() int {
+	n := 0
+	for _, l := range ex.lines {
+		n += len(l) + 1
+	}
+	return n
+}
+
 // readWindow reads the lines of r that w selects, within w's budget.
 func readWindow(ctx context.Context, r io.Reader, w window, bufSize int) (excerpt, error) {
 	var ex excerpt
@@ -116,7 +127,9 @@ func readWindow(ctx context.Context, r io.Reader, w window, bufSize int) (excerp
 		}
 		overhead, keep := 0, 0
 		if wanted {
-			overhead = digits(number) + 2
+			if !w.contentOnly {
+				overhead = digits(number) + 2
+			}
 			keep = max(remaining-overhead, 0) + 1
 		}
 		raw, length, ok, err := lr.next(keep)

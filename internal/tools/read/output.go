@@ -28,10 +28,10 @@ type File struct {
 	// Content holds the lines returned from a text file, LF-joined, without
 	// line numbers or line ends.
 	Content string `json:"content"`
-	// StartLine is the number of the first line in Content.
-	StartLine int `json:"startLine,omitempty"`
 	// NumLines is the number of lines in Content.
 	NumLines int `json:"numLines,omitempty"`
+	// StartLine is the number of the first line in Content.
+	StartLine int `json:"startLine,omitempty"`
 	// TotalLines is the number of lines in the file, when the read learned it.
 	TotalLines int `json:"totalLines,omitempty"`
 

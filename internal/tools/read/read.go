@@ -56,11 +56,12 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 // validate checks the input without touching the filesystem: the numbers, the
 // page range, and paths that are refused whatever they hold.
 func validate(_ context.Context, in Input, env *tool.Env) error {
+	in = normalized(in)
 	if strings.TrimSpace(in.FilePath) == "" {
 		return errors.New("file_path is empty: give the absolute path of the file to read")
 	}
-	if in.Limit != nil && *in.Limit < 1 {
-		return fmt.Errorf("limit must be at least 1, but it is %d: give the number of lines to read, or leave limit out to read to the end", *in.Limit)
+	if in.Limit != nil && *in.Limit < 0 {
+		return fmt.Errorf("limit cannot be negative, but it is %d: give the number of lines to read, or leave limit out to read to the end", *in.Limit)
 	}
 	abs := fileaccess.Resolve(env, in.FilePath)
 	if in.Pages != "" && isPDF(abs) {
@@ -94,7 +95,20 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 
 // read follows the path to a regular file and reads it with the reader for
 // its type.
+// normalized reads offset 0 and limit 0 as not given, as Claude Code does:
+// the read starts at the first line, and with limit 0 goes on to the end.
+func normalized(in Input) Input {
+	if in.Offset != nil && *in.Offset == 0 {
+		in.Offset = nil
+	}
+	if in.Limit != nil && *in.Limit == 0 {
+		in.Limit = nil
+	}
+	return in
+}
+
 func read(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
+	in = normalized(in)
 	abs := fileaccess.Resolve(env, in.FilePath)
 	real, err := statFile(env, abs)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
@@ -96,7 +97,9 @@ func TestReadTable(t *testing.T) {
 		{"binary by extension", `{"file_path":"program.bin"}`, "error_binary_extension"},
 		{"binary by NUL byte", `{"file_path":"nul.dat"}`, "error_binary_nul"},
 		{"binary by random bytes", `{"file_path":"random.data"}`, "error_binary_random"},
-		{"limit 0", `{"file_path":"a.txt","limit":0}`, "error_limit_zero"},
+		{"limit 0 reads to the end", `{"file_path":"a.txt","limit":0}`, "text_basic"},
+		{"offset and limit 0", `{"file_path":"lines.txt","offset":3,"limit":0}`, "text_offset_no_limit"},
+		{"negative limit", `{"file_path":"a.txt","limit":-2}`, "error_limit_negative"},
 		{"negative offset", `{"file_path":"a.txt","offset":-1}`, "error_offset_negative"},
 		{"empty path", `{"file_path":""}`, "error_empty_path"},
 		{"pages ignored for text", `{"file_path":"a.txt","pages":"1-2"}`, "text_basic"},
@@ -236,6 +239,8 @@ func TestFileStateRecordsWhatWasSeen(t *testing.T) {
 		{`{"file_path":"lines.txt","offset":2,"limit":3}`, "lines.txt", false},
 		{`{"file_path":"mid.txt"}`, "mid.txt", false},
 		{`{"file_path":"big.txt","allow_large":true}`, "big.txt", true},
+		{`{"file_path":"a.txt","offset":0}`, "a.txt", true},
+		{`{"file_path":"lines.txt","limit":0}`, "lines.txt", true},
 	}
 	for _, tt := range tests {
 		if _, err := run(context.Background(), env, tt.input); err != nil {
@@ -340,6 +345,84 @@ func TestRangeReadsInConstantMemory(t *testing.T) {
 		})
 		if allocated > 2<<20 {
 			t.Errorf("%s allocated %d bytes reading a 20 MB line; want constant memory (< 2 MB)", input, allocated)
+		}
+	}
+}
+
+// freshRoom is about the context room the agent gives a fresh session's
+// first calls on a 200,000-token model, as Claude Code's was when recorded.
+const freshRoom = 108_000
+
+// TestAllowLargeAsClaudeCode reads the files of the recordings under
+// testdata/claude-code with allow_large in a fresh session's room: Claude
+// Code returned each whole (412 KB for the larger), and so must we. Claude
+// Code trims the white space off the end of every tool result it sends, the
+// tab of the last, empty, numbered line included; the comparison does too.
+func TestAllowLargeAsClaudeCode(t *testing.T) {
+	for _, name := range []string{"allow_large", "allow_large_bigger"} {
+		t.Run(name, func(t *testing.T) {
+			rec := goldenfile.LoadRecording(t, name)
+			env := newEnv(t)
+			rec.WriteFiles(t, env.Cwd)
+			env.Session.SetContextRoom(freshRoom)
+			i := len(rec.Calls) - 1
+			res, err := run(context.Background(), env, string(rec.Input(i, env.Cwd)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.TrimRight(res.Content[0].Text, " \t\n")
+			if !rec.Results[i].Matches(got) {
+				t.Errorf("%d characters ending %q; Claude Code's %d ended %q", len(got), tail(got, 120), rec.Results[i].Length, tail(rec.Results[i].Text, 120))
+			}
+		})
+	}
+}
+
+// TestAllowLargeReadsShareTheRoom: a second allow_large read in the same
+// batch gets what the first left of the room, and no less than a plain read.
+func TestAllowLargeReadsShareTheRoom(t *testing.T) {
+	env := newEnv(t)
+	line := "0123456789 abcdefghij 0123456789 abcdefghij 0123456789\n"
+	write(t, env.Cwd, "a.txt", []byte(strings.Repeat(line, 7500)))
+	write(t, env.Cwd, "b.txt", []byte(strings.Repeat(line, 7500)))
+	env.Session.SetContextRoom(120_000)
+	first, err := run(context.Background(), env, `{"file_path":"a.txt","allow_large":true}`)
+	if err != nil || !strings.HasSuffix(first.Content[0].Text, "\n7501\t") {
+		t.Fatalf("first read: %v, ends %q; want the whole file", err, tail(first.Content[0].Text, 80))
+	}
+	second, err := run(context.Background(), env, `{"file_path":"b.txt","allow_large":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := second.Content[0].Text; len(text) > outputBudget*12/10 || !strings.Contains(text, "Continue with offset: ") {
+		t.Errorf("second read is %d bytes ending %q; want a plain read's share and a note on how to go on", len(text), tail(text, 200))
+	}
+	if room, _ := env.Session.ContextRoom(); room != 0 {
+		t.Errorf("room left %d, want it used up", room)
+	}
+}
+
+// TestZeroOffsetAndLimitAsClaudeCode makes the reads recorded from Claude
+// Code with offset 0 and limit 0: neither is an error, offset 0 reads from
+// the start and limit 0 to the end. Where Claude Code numbers the lines of an
+// offset-0 read from 0, ours keep their real numbers, on purpose: Edit, Grep
+// and compilers count from 1.
+func TestZeroOffsetAndLimitAsClaudeCode(t *testing.T) {
+	rec := goldenfile.LoadRecording(t, "offset_limit_zero")
+	ours := map[int]string{0: "1\tone\n2\ttwo\n3\tthree\n4", 2: "1\tone"}
+	env := newEnv(t)
+	rec.WriteFiles(t, env.Cwd)
+	for i, want := range rec.Results {
+		res, err := run(context.Background(), env, string(rec.Input(i, env.Cwd)))
+		if (err != nil) != want.IsError {
+			t.Fatalf("%s: %v, Claude Code's is_error %v", rec.Calls[i].Input, err, want.IsError)
+		}
+		wantText := want.Text
+		if text, ok := ours[i]; ok {
+			wantText = text
+		}
+		if got := strings.TrimRight(res.Content[0].Text, " \t\n"); got != wantText {
+			t.Errorf("%s: got %q, want %q (Claude Code's %q)", rec.Calls[i].Input, got, wantText, want.Text)
 		}
 	}
 }

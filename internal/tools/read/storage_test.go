@@ -19,7 +19,7 @@ func TestAResumedReadKeepsWhatWasReadNotTheContent(t *testing.T) {
 		want string
 	}{
 		{"text", Output{Type: KindText, File: File{FilePath: "/a.go", Content: "package a\n\nfunc f() {}", StartLine: 1, NumLines: 3, TotalLines: 3}},
-			`{"type":"text","file":{"filePath":"/a.go","content":"","startLine":1,"numLines":3,"totalLines":3}}`},
+			`{"type":"text","file":{"filePath":"/a.go","content":"","numLines":3,"startLine":1,"totalLines":3}}`},
 		{"image", Output{Type: KindImage, File: File{FilePath: "/a.png", Image: &llm.ImageSource{Type: "base64", MediaType: "image/png", Data: "iVBORw0KGgo="}, OriginalSize: 8}},
 			`{"type":"image","file":{"filePath":"/a.png","content":"","image":{"type":"base64","media_type":"image/png","data":""},"originalSize":8}}`},
 		{"notebook", Output{Type: KindNotebook, File: File{FilePath: "/a.ipynb", Cells: []Cell{{ID: "c1", Type: "code", Source: "x = 1"}, {ID: "c2", Type: "markdown", Source: "# Title"}}}},

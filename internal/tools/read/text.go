@@ -23,8 +23,12 @@ const (
 	// outputBudget bounds the numbered text of one read: about 25,000 tokens
 	// at about 4 bytes a token.
 	outputBudget = 100_000
-	// largeOutputBudget bounds it with allow_large: about 100,000 tokens.
+	// largeOutputBudget bounds the text read with allow_large when the
+	// session's context room is not known: about 100,000 tokens.
 	largeOutputBudget = 400_000
+	// bytesPerToken converts between a text's size and its tokens, as the
+	// budgets above do.
+	bytesPerToken = 4
 	// maxInMemory is the largest whole-file read done in one piece, which
 	// lets the session record the file's hash for Write and Edit.
 	maxInMemory = 1 << 20
@@ -71,11 +75,14 @@ func readText(ctx context.Context, env *tool.Env, abs, real string, in Input) (O
 		w.limit = *in.Limit
 	}
 	if in.AllowLarge {
-		w.budget = largeOutputBudget
+		w.budget, w.contentOnly = largeBudget(env), true
 	}
 	ex, err := readWindow(ctx, textReader(br, enc), w, lineBufferSize)
 	if err != nil {
 		return Output{}, fmt.Errorf("read %s: %w", abs, err)
+	}
+	if in.AllowLarge {
+		env.Session.UseContextRoom(ex.size() / bytesPerToken)
 	}
 	state := fileaccess.StateOf(env)
 	if whole != nil && ex.next == 0 && ex.cutLength == 0 {
@@ -84,6 +91,18 @@ func readText(ctx context.Context, env *tool.Env, abs, real string, in Input) (O
 		state.RememberPart(abs, info.ModTime())
 	}
 	return textOutput(abs, w, ex, in.AllowLarge), nil
+}
+
+// largeBudget is how much text an allow_large read returns: what still fits
+// in the room the agent gave this batch of calls (other large reads of the
+// batch take their part of it first), as Claude Code measures it, in the
+// file's own text; never less than a read without allow_large.
+func largeBudget(env *tool.Env) int {
+	room, known := env.Session.ContextRoom()
+	if !known {
+		return largeOutputBudget
+	}
+	return max(room*bytesPerToken, outputBudget)
 }
 
 // textOutput turns an excerpt into Read's output, with the notes that tell the

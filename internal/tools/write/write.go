@@ -35,8 +35,9 @@ type Output struct {
 	// Type is KindCreate for a new file and KindUpdate for a replaced one.
 	Type     string `json:"type"`
 	FilePath string `json:"filePath"`
-	// Content is the content as the model sent it, before the file's line
-	// endings were applied.
+	// Content is the content as the model sent it, without trailing white
+	// space (fileaccess.TrimLineEnds), before the file's line endings were
+	// applied.
 	Content string `json:"content"`
 	// StructuredPatch is the change from OriginalFile to Content, empty for a new file.
 	StructuredPatch []patch.Hunk `json:"structuredPatch"`
@@ -67,6 +68,7 @@ const description = `Writes a file to the local filesystem, creating missing par
 - Use it for new files and for complete rewrites. For a change to part of a file, use Edit: it sends only the change.
 - To replace an existing file you must have Read the whole file in this conversation, and it must not have changed on disk since; otherwise the call fails and asks you to Read it.
 - The file keeps its line endings: content written into a CRLF file gets CRLF line breaks.
+- Trailing white space on content's lines is dropped, except in Markdown files (.md, .mdx).
 - file_path must be absolute.
 - Do not create documentation or README files unless the user asks for them.`
 
@@ -98,6 +100,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 
 func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	abs := fileaccess.Resolve(env, in.FilePath)
+	in.Content = fileaccess.TrimLineEnds(abs, in.Content)
 	old, exists, err := existing(env, abs)
 	if err != nil {
 		return Output{}, err
@@ -128,9 +131,9 @@ func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Outpu
 // toBlocks is the text the model reads for a write.
 func toBlocks(out Output) []llm.ContentBlock {
 	if out.Type == KindUpdate {
-		return []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("The file %s has been updated successfully.", out.FilePath))}
+		return []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("The file %s has been updated successfully.%s", out.FilePath, fileaccess.StateCurrentNote))}
 	}
-	return []llm.ContentBlock{llm.TextBlock("File created successfully at: " + out.FilePath)}
+	return []llm.ContentBlock{llm.TextBlock("File created successfully at: " + out.FilePath + fileaccess.StateCurrentNote)}
 }
 
 // existing returns the current content of the file at abs when there is one,

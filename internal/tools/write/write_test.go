@@ -271,3 +271,26 @@ func TestWriteOutputIsClaudeCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestWritesAsClaudeCode makes the writes recorded from Claude Code
+// (testdata/claude-code): content with trailing white space, which loses it
+// in a Python file and keeps it in Markdown.
+func TestWritesAsClaudeCode(t *testing.T) {
+	rec := goldenfile.LoadRecording(t, "trailing_whitespace")
+	env := newEnv(t)
+	rec.WriteFiles(t, env.Cwd)
+	for i := range rec.Calls {
+		var in Input
+		if err := json.Unmarshal(rec.Input(i, env.Cwd), &in); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := call(t, env, in); (err != nil) != rec.Results[i].IsError {
+			t.Errorf("call %d: %v, Claude Code's is_error %v", i, err, rec.Results[i].IsError)
+		}
+	}
+	for name, want := range rec.After {
+		if data, _ := os.ReadFile(filepath.Join(env.Cwd, name)); string(data) != want {
+			t.Errorf("%s holds %q, want %q", name, data, want)
+		}
+	}
+}

@@ -91,7 +91,7 @@ func effectScenarios() []scenario {
 	echoHi := bash("echo hi", "Say hi")
 	done := text("Done.")
 	allowTouch := map[string]any{"allow": []string{"Bash(exit 1)"}}
-	return []scenario{
+	return append([]scenario{
 		// PreToolUse
 		effect("pre_exit2", on("PreToolUse", "Bash", "echo 'Blocked by hook: no echo here' >&2; exit 2"), nil, echoHi, done),
 		effect("pre_deny", on("PreToolUse", "Bash", preDecision("deny", "Denied by hook policy", nil)), nil, echoHi, done),
@@ -168,7 +168,7 @@ func effectScenarios() []scenario {
 		stopFailureScenario(),
 		matchersScenario(),
 		untrustedScenario(),
-	}
+	}, eventEffectScenarios()...)
 }
 
 // matchersScenario logs which PreToolUse matcher groups fire for Read, Bash

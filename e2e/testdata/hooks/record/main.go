@@ -266,14 +266,21 @@ func record(o options, sc scenario) error {
 	}
 
 	var results []*runResult
-	if sc.tui != nil {
-		res, err := runTUI(o.claude, s, srv.URL, sc.tui)
+	tui := func(session string) error {
+		before := len(srv.Requests())
+		res, err := runTUI(o.claude, s, srv.URL, sc.tui, session)
 		if err != nil {
 			return err
 		}
-		res.requests = srv.Requests()
+		res.requests = srv.Requests()[before:]
 		res.logLines = countLines(s.log)
 		results = append(results, res)
+		return nil
+	}
+	if sc.tui != nil && !sc.tui.resume {
+		if err := tui(""); err != nil {
+			return err
+		}
 	}
 	for _, spec := range sc.runs {
 		var session string
@@ -297,6 +304,11 @@ func record(o options, sc scenario) error {
 				all.WriteByte('\n')
 			}
 			os.WriteFile(filepath.Join(dir, spec.label+".requests.jsonl"), all.Bytes(), 0o644)
+		}
+	}
+	if sc.tui != nil && sc.tui.resume {
+		if err := tui(results[0].session); err != nil {
+			return err
 		}
 	}
 	time.Sleep(sc.settle)

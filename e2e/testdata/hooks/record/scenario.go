@@ -52,6 +52,9 @@ type runSpec struct {
 	output string
 	resume bool // --resume the session of the scenario's first run
 	extra  []string
+	// requests keeps the run's model requests as requests_<label>.json (the
+	// "stream" run's are always kept, as requests.json).
+	requests bool
 }
 
 // summaryText is the scripted summary of a compaction.

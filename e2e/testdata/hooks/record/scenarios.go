@@ -12,7 +12,7 @@ const sessionPrompt = "Run the hook session."
 // scenarios are the recorded sessions: "session", whose every hook input is
 // an event golden, then one scenario per effect.
 func scenarios() []scenario {
-	return append([]scenario{sessionScenario(), tuiScenario()}, effectScenarios()...)
+	return append([]scenario{sessionScenario(), tuiScenario(), resumeScenario()}, effectScenarios()...)
 }
 
 // logEverything is the settings of a project with a hook logging its input

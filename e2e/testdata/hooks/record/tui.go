@@ -10,19 +10,25 @@ import (
 )
 
 // tuiScript is an interactive session of claude in tmux, step by step.
-type tuiScript struct{ steps []tuiStep }
+type tuiScript struct {
+	steps []tuiStep
+	// resume opens the session of the scenario's first run (--resume),
+	// after the scenario's runs.
+	resume bool
+}
 
 // tuiStep does one of: wait for text on the screen, wait for text in the
 // hook log, send keys (tmux send-keys arguments).
 type tuiStep struct {
 	waitScreen string
-	waitLog    string
+	waitLog    string // in what the hooks logged since the session opened
 	keys       []string
 	timeout    time.Duration // default 30 s
 }
 
-// runTUI runs claude in a tmux server of its own and plays the script.
-func runTUI(claude string, s *scratch, url string, script *tuiScript) (*runResult, error) {
+// runTUI runs claude in a tmux server of its own and plays the script;
+// session, when set, is the session it resumes.
+func runTUI(claude string, s *scratch, url string, script *tuiScript, session string) (*runResult, error) {
 	socket := fmt.Sprintf("hookref-%d", os.Getpid())
 	tmux := func(args ...string) ([]byte, error) {
 		return exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
@@ -31,6 +37,11 @@ func runTUI(claude string, s *scratch, url string, script *tuiScript) (*runResul
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 		"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=test"}
 	args := []string{claude, "--model", model}
+	if session != "" {
+		args = append(args, "--resume", session)
+	}
+	logged, _ := os.ReadFile(s.log)
+	start := len(logged)
 	command := "env -i"
 	for _, e := range append(env, args...) {
 		command += " " + shq(e)
@@ -62,7 +73,7 @@ func runTUI(claude string, s *scratch, url string, script *tuiScript) (*runResul
 					ok = strings.Contains(screen(), st.waitScreen)
 				} else {
 					data, _ := os.ReadFile(s.log)
-					ok = bytes.Contains(data, []byte(st.waitLog))
+					ok = bytes.Contains(data[min(start, len(data)):], []byte(st.waitLog))
 				}
 				if ok {
 					break

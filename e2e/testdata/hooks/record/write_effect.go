@@ -72,7 +72,8 @@ func requestsValue(n *normalizer, r *runResult) *value {
 //   - <run>.jsonl: the stdout of each stream-json run;
 //   - runs.json: each run's arguments, exit code and stderr (and stdout for
 //     the text run);
-//   - requests.json: the messages of each request of the "stream" run;
+//   - requests.json: the messages of each request of the "stream" run, and
+//     requests_<run>.json those of the runs that keep theirs;
 //   - inputs.json: the stdin of the hooks that log it (stop_*);
 //   - fired.txt: the hooks that ran, for the scenarios whose hooks log, and
 //     logged.json, the stdin they logged;
@@ -102,8 +103,12 @@ func writeEffect(dir string, s *scratch, settings map[string]any, results []*run
 			return err
 		}
 		runs.items = append(runs.items, entry)
-		if r.spec.label == "stream" {
-			if err := writeFile(filepath.Join(dir, "requests.json"), []byte(requestsValue(norm(), r).indent()+"\n")); err != nil {
+		if r.spec.label == "stream" || r.spec.requests {
+			name := "requests.json"
+			if r.spec.label != "stream" {
+				name = "requests_" + r.spec.label + ".json"
+			}
+			if err := writeFile(filepath.Join(dir, name), []byte(requestsValue(norm(), r).indent()+"\n")); err != nil {
 				return err
 			}
 		}
