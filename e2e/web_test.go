@@ -113,8 +113,8 @@ func webResult(t *testing.T, out outcome, tool string) (content string, isError 
 	return "", false, nil
 }
 
-// readRecorded reads a file of a recorded scenario, <host> replaced by host.
-func readRecorded(t *testing.T, sc webScenario, file, host string, v any) bool {
+// readWebRecording reads a file of a recorded scenario, <host> replaced by host.
+func readWebRecording(t *testing.T, sc webScenario, file, host string, v any) bool {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "web", sc.kind, sc.name, file))
 	if os.IsNotExist(err) {
@@ -144,7 +144,7 @@ func TestWebToolsReplayClaudeCode(t *testing.T) {
 				r.userSettings(`{"permissions":{"allow":["WebFetch(domain:127.0.0.1)","WebFetch(domain:localhost)","WebSearch"]}}`)
 			}
 			var input json.RawMessage
-			readRecorded(t, sc, "input.json", site.Host, &input)
+			readWebRecording(t, sc, "input.json", site.Host, &input)
 			tool := map[string]string{"fetch": "WebFetch", "search": "WebSearch"}[sc.kind]
 			scriptWeb(r, tool, string(input), searchAnswers[sc.name])
 			out := r.exec("-p", "Run the web scenario "+sc.kind+"/"+sc.name+".", "--output-format", "stream-json", "--verbose", "--model", recordedModel)
@@ -155,7 +155,7 @@ func TestWebToolsReplayClaudeCode(t *testing.T) {
 				Content string `json:"content"`
 				IsError bool   `json:"is_error"`
 			}
-			readRecorded(t, sc, "result.json", site.Host, &want)
+			readWebRecording(t, sc, "result.json", site.Host, &want)
 			got, isError, toolUseResult := webResult(t, out, tool)
 			switch {
 			case isError != want.IsError:
@@ -167,7 +167,7 @@ func TestWebToolsReplayClaudeCode(t *testing.T) {
 			}
 			if sc.kind == "fetch" && !want.IsError {
 				var wantTUR map[string]any
-				readRecorded(t, sc, "tool_use_result.json", site.Host, &wantTUR)
+				readWebRecording(t, sc, "tool_use_result.json", site.Host, &wantTUR)
 				gotTUR, _ := toolUseResult.(map[string]any)
 				if gotTUR != nil {
 					gotTUR["durationMs"] = 0.0
@@ -197,7 +197,7 @@ func compareSideRequests(t *testing.T, srv *llmtest.Server, sc webScenario, host
 			ToolChoice json.RawMessage    `json:"tool_choice"`
 		} `json:"body"`
 	}
-	readRecorded(t, sc, "side_requests.json", host, &want)
+	readWebRecording(t, sc, "side_requests.json", host, &want)
 	var got []llmtest.Request
 	for _, req := range srv.Requests() {
 		if len(req.ServerTools) > 0 || strings.Contains(req.Messages[0].Text(), "Web page content:") {
