@@ -59,7 +59,8 @@ type host struct {
 type hostKey struct{}
 
 // Attach gives a session the web tools' configuration and the SideModel
-// their side requests go to. Without it the tools explain what is missing.
+// their side requests go to. Without it WebFetch returns the page's text
+// itself and WebSearch fails saying what is missing.
 func Attach(s *tool.Session, c Config, m SideModel) {
 	h := tool.Value(s, hostKey{}, func() *host { return &host{} })
 	h.mu.Lock()
