@@ -23,6 +23,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
+	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
 // Options configure an Agent.
@@ -84,6 +85,9 @@ type Options struct {
 	// StartContext is what the SessionStart hooks said, sent as the first
 	// blocks of the next prompt's message.
 	StartContext []llm.ContentBlock
+	// Web, when set, lets the web tools of the pool make their side
+	// requests to Client, charged to the run like a sub-agent's.
+	Web *web.Config
 }
 
 // Outcome says how a run ended.
@@ -172,9 +176,13 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
+	opts.Env.HostNamed = opts.Permissions.NamesHost
 	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
 	if opts.SubAgents != nil && depth < MaxDepth {
 		subagent.Attach(opts.Env.Session, opts.SubAgents.Types, subAgentRunner{parent: a})
+	}
+	if opts.Web != nil {
+		web.Attach(opts.Env.Session, *opts.Web, sideModel{a})
 	}
 	return a
 }

@@ -262,6 +262,7 @@ func PermissionQuery(ctx context.Context, call tool.Call, env *tool.Env) permiss
 		Tool: call.Tool().Name(), ReadOnly: call.IsReadOnly(),
 		ToolVerdict: permission.Behavior(own.Behavior), ToolReason: own.Message,
 		Reads: access.Reads, Writes: access.Writes, Commands: shellCommands(access.Commands), Domains: access.Domains,
+		Network: access.Network,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
 // MaxDepth is how deep sub-agents nest: the main agent is at depth 0, and an
@@ -94,7 +95,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 	opts := Options{
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
-		SubAgents: p.opts.SubAgents, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type.Name,
+		SubAgents: p.opts.SubAgents, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type.Name, Web: p.opts.Web,
 		TranscriptPath: p.opts.TranscriptPath,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
@@ -168,4 +169,27 @@ func subAgentPool(parent []tool.Tool, t subagent.Type, depth int) []tool.Tool {
 		}
 	}
 	return pool
+}
+
+// sideModel runs the one-shot requests of an agent's tools (WebFetch reading
+// a page, WebSearch searching) on its client, charging their usage to the
+// agent's run.
+type sideModel struct{ a *Agent }
+
+// Ask sends req, on the agent's model when it names none, and returns the
+// answer, its usage charged.
+func (m sideModel) Ask(ctx context.Context, req llm.Request) (llm.Message, error) {
+	if req.Model == "" {
+		req.Model = m.a.opts.Model
+	}
+	end, err := web.Ask(ctx, m.a.opts.Client, req)
+	if err != nil {
+		return llm.Message{}, err
+	}
+	cost := llm.Cost(req.Model, end.Usage)
+	if m.a.opts.Cost != nil && req.Model == m.a.opts.Model {
+		cost = m.a.opts.Cost(end.Usage)
+	}
+	m.a.charge(map[string]ModelUsage{req.Model: {Usage: end.Usage, CostUSD: cost}})
+	return end.Message, nil
 }

@@ -37,7 +37,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 		},
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
-		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd),
+		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), Web: &s.web,
 	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
+	"github.com/mini-claude/mini-claude/internal/tools/web"
 	"github.com/mini-claude/mini-claude/internal/trust"
 )
 
@@ -58,6 +60,8 @@ type session struct {
 	// passEnv names the credentials the user's own settings pass to child
 	// processes (config.PassEnv); the others are kept from them.
 	passEnv []string
+	// web is what the web tools get: their side model and their settings.
+	web web.Config
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -73,6 +77,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
 		return nil, err
 	}
+	s.web = webConfig(s.provider, files, f.Getenv)
 	dirs := slices.Clone(opts.AddDirs)
 	for _, file := range files {
 		dirs = append(dirs, file.Permissions.AdditionalDirectories...)
@@ -97,9 +102,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}
-	if s.only, err = selectTools(opts); err != nil {
-		return nil, err
-	}
+	s.only = selectTools(opts, errOut)
 	s.agentTypes = s.loadAgentTypes(errOut)
 	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
@@ -253,31 +256,32 @@ func refuseBypassAsRoot(mode permission.Mode, euid int, getenv func(string) stri
 	return usageError("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons; in a container or VM set IS_SANDBOX=1")
 }
 
-// selectTools reads --tools: nil means every built-in, "" none, "default" all;
-// a name that is not a built-in is a usage error.
-func selectTools(opts *Options) ([]string, error) {
+// selectTools reads --tools: nil means every built-in, "" none, "default"
+// all. Names that are not built-ins are left out, as Claude Code leaves them
+// out, with one warning line on errOut naming them.
+func selectTools(opts *Options, errOut io.Writer) []string {
 	if !opts.ToolsSet {
-		return nil, nil
-	}
-	var names []string
-	for _, value := range opts.Tools {
-		for _, name := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if name == "default" {
-				return nil, nil
-			}
-			names = append(names, name)
-		}
+		return nil
 	}
 	known := tools.Names(tools.AllBase())
-	for _, name := range names {
-		if !slices.Contains(known, name) {
-			return nil, usageError("--tools: %q is not a built-in tool; the built-in tools are: %s", name, strings.Join(known, ", "))
+	names, unknown := []string{}, []string{}
+	for _, value := range opts.Tools {
+		for _, name := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
+			switch {
+			case name == "default":
+				return nil
+			case slices.Contains(known, name):
+				names = append(names, name)
+			default:
+				unknown = append(unknown, strconv.Quote(name))
+			}
 		}
 	}
-	if names == nil {
-		names = []string{}
+	if len(unknown) > 0 {
+		fmt.Fprintf(errOut, "Warning: --tools: ignoring %s, not a built-in tool; the built-in tools are: %s\n",
+			strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
-	return names, nil
+	return names
 }
 
 // systemPrompt assembles the system prompt for the session's tools; the

@@ -27,6 +27,25 @@ type Request struct {
 	MaxTokens int
 	// ThinkingBudget enables extended thinking with that many tokens when > 0.
 	ThinkingBudget int
+	// WebSearch, when set, offers the provider's own web search tool, which
+	// its servers run; only the Anthropic API has one.
+	WebSearch *WebSearch
+	// ToolChoice, when set, makes the model call the tool of that name.
+	ToolChoice string
+	// NoCache leaves out the prompt-cache breakpoints, for a one-shot
+	// request whose prefix is never sent again (writing a cache costs more).
+	NoCache bool
+}
+
+// WebSearch is the provider's server-side web search tool, named
+// "web_search": where it may search and how often in one answer.
+type WebSearch struct {
+	// AllowedDomains keeps only results from these domains; BlockedDomains
+	// leaves out results from those. The API takes one or the other.
+	AllowedDomains []string
+	BlockedDomains []string
+	// MaxUses is the most searches the model may run in one answer; 0 leaves it to the API.
+	MaxUses int
 }
 
 // Usage counts the tokens of one response.

@@ -21,6 +21,12 @@ func TestContentBlockJSONRoundTrip(t *testing.T) {
 		{"lone text result is a string", ToolResultBlock("t1", []ContentBlock{TextBlock("<ok>")}, false), `{"type":"tool_result","tool_use_id":"t1","content":"<ok>"}`},
 		{"error result", ToolResultBlock("t1", []ContentBlock{TextBlock("bad")}, true), `{"type":"tool_result","tool_use_id":"t1","content":"bad","is_error":true}`},
 		{"several blocks stay a list", ToolResultBlock("t1", []ContentBlock{TextBlock("a"), TextBlock("b")}, false), `{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`},
+		{"server tool use", ContentBlock{Type: BlockServerToolUse, ID: "srvtoolu_1", Name: "web_search", Input: json.RawMessage(`{"query":"go"}`)}, `{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"go"}}`},
+		{"web search hits", ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_1", SearchResults: []SearchResult{{Title: "Go", URL: "https://go.dev", EncryptedContent: "enc", PageAge: "1 day"}}},
+			`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"Go","url":"https://go.dev","encrypted_content":"enc","page_age":"1 day"}]}`},
+		{"web search without hits", ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_1", SearchResults: []SearchResult{}}, `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}`},
+		{"web search error", ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_1", SearchError: "max_uses_exceeded"},
+			`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}}`},
 		{"image", ContentBlock{Type: BlockImage, Source: &ImageSource{Type: "base64", MediaType: "image/png", Data: "AAA"}}, `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAA"}}`},
 	}
 	for _, tt := range tests {

@@ -234,7 +234,7 @@ func (c *Context) allowance(q Query, parts []item) Decision {
 			return Decision{Behavior: Allow, Rule: wholeTool, Reason: fmt.Sprintf("allowed by the rule %s", wholeTool)}
 		case q.ToolVerdict == Allow:
 			return Decision{Behavior: Allow, Reason: q.ToolReason}
-		case q.ReadOnly && !strings.HasPrefix(q.Tool, "mcp__"):
+		case q.ReadOnly && !q.Network && !strings.HasPrefix(q.Tool, "mcp__"):
 			// An MCP server's readOnlyHint is its own claim, not a fact
 			// mini-claude checked: its tools ask, as in Claude Code.
 			return Decision{Behavior: Allow, Reason: "read-only"}

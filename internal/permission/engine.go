@@ -74,6 +74,9 @@ type Query struct {
 	Writes      []string
 	Commands    []Command
 	Domains     []string
+	// Network says the call sends its input off the machine: a read-only
+	// call that touches nothing else still asks unless a rule allows it.
+	Network bool
 }
 
 // Decision is the engine's verdict on a call, with the reason, the rule that

@@ -115,6 +115,10 @@ type Env struct {
 	// ReadDenied reports whether the permission rules forbid reading a real
 	// path; searches use it to leave such files out of their results. Nil denies nothing.
 	ReadDenied func(path string) bool
+	// HostNamed reports whether a permission rule names the host itself
+	// (WebFetch(domain:host), no wildcard): only then may WebFetch reach a
+	// loopback, link-local or private address. Nil names none.
+	HostNamed func(host string) bool
 	// FolderTrusted says the user trusted the working folder, so programs its
 	// own configuration names (a repository's git config) may run. The zero
 	// value is the safe one: untrusted.
@@ -134,6 +138,10 @@ type Access struct {
 	Commands []ShellCommand
 	// Domains are the hosts a call fetches from.
 	Domains []string
+	// Network says the call sends its input off the machine (a web
+	// search): though it only reads, it is asked about unless a rule
+	// allows the tool.
+	Network bool
 }
 
 // ShellCommand is one simple command of a shell command line, as the
