@@ -19,16 +19,19 @@ const (
 	PostToolUse        = "PostToolUse"
 	PostToolUseFailure = "PostToolUseFailure"
 	UserPromptSubmit   = "UserPromptSubmit"
-	Stop               = "Stop"
-	SubagentStop       = "SubagentStop"
-	SessionStart       = "SessionStart"
-	SessionEnd         = "SessionEnd"
-	PreCompact         = "PreCompact"
-	Notification       = "Notification"
+	// UserPromptExpansion runs when a prompt runs a custom slash command,
+	// after UserPromptSubmit; its matcher reads the command's name.
+	UserPromptExpansion = "UserPromptExpansion"
+	Stop                = "Stop"
+	SubagentStop        = "SubagentStop"
+	SessionStart        = "SessionStart"
+	SessionEnd          = "SessionEnd"
+	PreCompact          = "PreCompact"
+	Notification        = "Notification"
 )
 
 // Events lists the events in the order Claude Code documents them.
-var Events = []string{PreToolUse, PostToolUse, PostToolUseFailure, Notification, UserPromptSubmit,
+var Events = []string{PreToolUse, PostToolUse, PostToolUseFailure, Notification, UserPromptSubmit, UserPromptExpansion,
 	SessionStart, SessionEnd, Stop, SubagentStop, PreCompact}
 
 // DefaultTimeout bounds a hook that sets no timeout of its own, as in Claude Code.
