@@ -342,7 +342,7 @@ const maxTrustItems = 12
 // that what matters most is listed before the list is cut. A kind it does not
 // name comes first: nothing says it is harmless.
 var dangerOrder = []string{trust.KindMCPServer, trust.KindHook, trust.KindTool, trust.KindAllowRule, trust.KindMode,
-	trust.KindDirectory, trust.KindProvider, trust.KindModel, trust.KindAgentType}
+	trust.KindDirectory, trust.KindProvider, trust.KindModel, trust.KindAgentType, trust.KindSkill, trust.KindCommand}
 
 // itemLines lists the items of the folder cwd most dangerous first: in the
 // order of dangerOrder, but for the allow rules that grant neither a whole

@@ -26,6 +26,8 @@ const (
 	KindAgentType      = "agent type"
 	KindPassEnv        = "credentials passed to commands"
 	KindHook           = "hook"
+	KindCommand        = "slash command"
+	KindSkill          = "skill"
 )
 
 // Item is one thing a folder's files define that would execute, widen access
