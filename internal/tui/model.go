@@ -371,6 +371,7 @@ func (m *model) setInput(s string) {
 	m.input.SetValue(s)
 	m.input.CursorEnd()
 	m.fitInput()
+	m.hint = m.commandHint(s)
 }
 
 // fitInput grows the input with its content, up to a third of the screen.
