@@ -58,6 +58,21 @@ func userTexts(req llmtest.Request) []string {
 	return out
 }
 
+// toolResultText is the text of the last tool result of a request.
+func toolResultText(req llmtest.Request) string {
+	msgs := req.Messages
+	for _, b := range msgs[len(msgs)-1].Content {
+		if b.Type == llm.BlockToolResult {
+			var s []string
+			for _, c := range b.Content {
+				s = append(s, c.Text)
+			}
+			return strings.Join(s, "")
+		}
+	}
+	return ""
+}
+
 func TestACommandRunsWithItsArgumentsFileAndShellOutput(t *testing.T) {
 	r := newRun(t)
 	teamFolder(t, r)
@@ -108,15 +123,22 @@ func TestACommandsAllowedToolsHoldForItsTurn(t *testing.T) {
 	r := newRun(t)
 	teamFolder(t, r)
 	r.trust(false)
-	deploy := toolTurn("Bash", `{"command":"sh scripts/deploy.sh staging"}`)
-	r.srv.ServeByHistory(deploy, textTurn("Done."))
+	// The command's first message is the checklist's Read call, which it attaches.
+	r.srv.Route(llmtest.FirstUserText("checklist.md"), toolTurn("Bash", `{"command":"sh scripts/deploy.sh staging"}`), textTurn("Done."))
+	r.srv.Route(llmtest.FirstUserText("deploy to prod"), toolTurn("Bash", `{"command":"sh scripts/deploy.sh prod"}`), textTurn("Done."))
 	if out := r.exec("-p", "/team:deploy staging"); out.code != 0 {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}
 	present(t, filepath.Join(r.dir, "deployed-staging.txt"), "the deploy script the command allows")
 	// The same call in a plain prompt is refused.
-	r.srv.ServeByHistory(toolTurn("Bash", `{"command":"sh scripts/deploy.sh prod"}`), textTurn("Done."))
 	r.exec("-p", "deploy to prod")
+	reqs := r.srv.Requests()
+	if n := len(reqs); n != 4 {
+		t.Fatalf("%d requests, want two per run", n)
+	}
+	if got := toolResultText(reqs[3]); !strings.Contains(got, "nobody can approve it") {
+		t.Errorf("outside the command the call got %q, want a refusal", got)
+	}
 	absent(t, filepath.Join(r.dir, "deployed-prod.txt"), "the deploy script outside the command")
 }
 
