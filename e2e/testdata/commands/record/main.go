@@ -207,7 +207,9 @@ var (
 	uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	isoRe  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 	// timeRe are the numbers of stream-json's result that measure time.
-	timeRe = regexp.MustCompile(`"(duration_ms|duration_api_ms|ttft_ms|ttftMs|durationMs)":\d+`)
+	timeRe = regexp.MustCompile(`"(duration_ms|duration_api_ms|ttft_ms|ttftMs|durationMs|ttft_stream_ms|time_to_request_ms|first_content_frame_ms)":\d+`)
+	// socketRe is Claude Code's messaging socket, named after its pid.
+	socketRe = regexp.MustCompile(`/tmp/cc-socks/\d+\.sock`)
 	// retirementRe is the warning claude prints for the model the recorder
 	// asks for, whose wording depends on the date.
 	retirementRe = regexp.MustCompile(`(?m)^⚠ Claude Sonnet 4\.5 (was|will be) retired on [^\n]*\n`)
@@ -230,6 +232,7 @@ func (n *normalizer) text(s string) string {
 		return p
 	})
 	s = isoRe.ReplaceAllString(s, "<timestamp>")
+	s = socketRe.ReplaceAllString(s, "/tmp/cc-socks/<pid>.sock")
 	return timeRe.ReplaceAllString(s, `"$1":0`)
 }
 
