@@ -110,6 +110,12 @@ func TestACommandsShellCommandIsRefusedWithoutPermission(t *testing.T) {
 		t.Errorf("%d requests reached the model, want none", n)
 	}
 	absent(t, filepath.Join(r.dir, "ran.txt"), "the refused !`sh scripts/status.sh`")
+	// stream-json: Claude Code's synthetic answer, then the result.
+	events := lines(t, r.exec("-p", "/status", "--output-format", "stream-json", "--verbose").stdout)
+	if len(events) != 3 || events[1]["type"] != "assistant" || events[1]["message"].(map[string]any)["model"] != "<synthetic>" ||
+		events[2]["num_turns"] != float64(0) || !strings.HasPrefix(events[2]["result"].(string), "Shell command permission check failed") {
+		t.Errorf("stream-json of a refused command: %v", events)
+	}
 	// The user's own rule lets it run.
 	r.srv.Push(textTurn("Green."))
 	out = r.exec("-p", "/status", "--allowedTools", "Bash(sh scripts/status.sh)")

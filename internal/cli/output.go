@@ -124,6 +124,15 @@ func (p *printer) event(e agent.Event) {
 		if p.format == formatStreamJSON {
 			p.toolResult(e)
 		}
+	case agent.CommandFailed:
+		// Claude Code answers a command it could not send with a message of
+		// its own, from model "<synthetic>".
+		if p.format == formatStreamJSON {
+			end := "end_turn"
+			p.emit(messageEvent{Type: "assistant", SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(),
+				Message: apiMessage{ID: uuid.NewString(), Type: "message", Role: llm.RoleAssistant, Model: "<synthetic>",
+					Content: []llm.ContentBlock{llm.TextBlock(e.Text)}, StopReason: &end}})
+		}
 	case agent.Compacted:
 		p.compacted(e)
 	case agent.CompactionFailed:
