@@ -153,9 +153,13 @@ func (s *Set) ModelInvocable() []Command {
 }
 
 // Header is the first block of the message a command sends, naming the
-// command and its arguments as Claude Code does.
+// command and its arguments (when there are any) as Claude Code does.
 func Header(name, args string) string {
-	return "<command-message>" + name + "</command-message>\n<command-name>/" + name + "</command-name>\n<command-args>" + args + "</command-args>\n"
+	h := "<command-message>" + name + "</command-message>\n<command-name>/" + name + "</command-name>\n"
+	if args != "" {
+		h += "<command-args>" + args + "</command-args>\n"
+	}
+	return h
 }
 
 // Prompt is the text the command sends for args, before its shell commands

@@ -17,9 +17,11 @@ import (
 // Dir is a folder of commands (*.md files, subfolders naming namespaces) or
 // of skills (one folder per skill, holding SKILL.md).
 type Dir struct {
-	Path   string
+	Path string
+	// Skills says the folder holds skills rather than commands.
 	Skills bool
-	Scope  Scope
+	// Scope is whose the folder's commands are.
+	Scope Scope
 }
 
 // UserDirs returns the user's own folders, lowest precedence first: Claude

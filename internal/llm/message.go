@@ -117,7 +117,7 @@ func (m Message) PromptText() string {
 
 // commandHeader is the block Claude Code opens a custom command's message
 // with, naming the command and its arguments.
-var commandHeader = regexp.MustCompile(`^<command-message>[^<]*</command-message>\n<command-name>/([^<]*)</command-name>\n<command-args>((?s:.*))</command-args>\n$`)
+var commandHeader = regexp.MustCompile(`^<command-message>[^<]*</command-message>\n<command-name>/([^<]*)</command-name>\n(?:<command-args>((?s:.*))</command-args>\n)?$`)
 
 // IsReminder reports whether the block is a <system-reminder> the client
 // added to a user message, such as a file an @path mention attached.

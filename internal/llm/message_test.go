@@ -79,7 +79,7 @@ func TestPromptTextOfACommandIsTheCommandAsTyped(t *testing.T) {
 	if got := m.PromptText(); got != "/review src/auth.go" {
 		t.Errorf("PromptText = %q", got)
 	}
-	m.Content[1] = TextBlock("<command-message>plain</command-message>\n<command-name>/plain</command-name>\n<command-args></command-args>\n")
+	m.Content[1] = TextBlock("<command-message>plain</command-message>\n<command-name>/plain</command-name>\n")
 	if got := m.PromptText(); got != "/plain" {
 		t.Errorf("PromptText without arguments = %q", got)
 	}
