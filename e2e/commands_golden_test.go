@@ -149,6 +149,7 @@ func listingOf(listing string, names []string) string {
 	for _, entry := range strings.Split(strings.TrimSuffix(body, "\n</system-reminder>"), "\n- ") {
 		entry = "- " + strings.TrimPrefix(entry, "- ")
 		name, _, _ := strings.Cut(strings.TrimPrefix(entry, "- "), ":")
+		name, _, _ = strings.Cut(name, " (")
 		if slices.Contains(names, name) {
 			kept = append(kept, entry)
 		}
@@ -168,7 +169,7 @@ func TestCommandRequestsMatchClaudeCodes(t *testing.T) {
 		scenario string
 		requests int
 	}{
-		{"review", 1}, {"positional", 1}, {"namespaced", 1}, {"plain", 1}, {"noargs", 1}, {"model", 1}, {"user", 1},
+		{"review", 1}, {"positional", 1}, {"namespaced", 1}, {"plain", 1}, {"noargs", 1}, {"skill_named", 1}, {"model", 1}, {"user", 1},
 		{"hidden", 1}, {"skill_user", 1}, {"skill_allowed", 2}, {"skill_safe", 2}, {"skill_unknown", 4},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {

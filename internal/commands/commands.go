@@ -40,6 +40,9 @@ type Command struct {
 	// a command's path below its folder without ".md", folders joined by
 	// ":" ("team:deploy"); a skill's folder name.
 	Name string
+	// Alias is the name a skill's front matter gives it when that differs
+	// from its folder's: the listing shows it, and it finds the skill too.
+	Alias string
 	// Description is the front matter's, else the body's first line.
 	Description string
 	// WhenToUse is the front matter's when_to_use, added to the listing.
@@ -109,10 +112,15 @@ func (s *Set) All() []Command {
 	return s.list
 }
 
-// Find returns the command named name.
+// Find returns the command named name, or else the one it is the alias of.
 func (s *Set) Find(name string) (Command, bool) {
 	for _, c := range s.All() {
 		if c.Name == name {
+			return c, true
+		}
+	}
+	for _, c := range s.All() {
+		if c.Alias == name {
 			return c, true
 		}
 	}

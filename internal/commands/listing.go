@@ -24,7 +24,8 @@ func ListingBudget(window int) int {
 
 // Listing is the reminder that tells the model which skills it may load
 // with the Skill tool, in the words of Claude Code 2.1.332: a line
-// "- name: description" for each command the model may run, or "" when
+// "- name: description" ("- name (alias): …" for a skill whose front matter
+// names it otherwise) for each command the model may run, or "" when
 // there is none. Over budget (in characters), descriptions are dropped from
 // the end of the list until it fits, those lines keeping the name alone.
 func Listing(cmds []Command, budget int) string {
@@ -36,6 +37,9 @@ func Listing(cmds []Command, budget int) string {
 	total := len(cmds) - 1
 	for i, c := range cmds {
 		short[i] = "- " + c.Name
+		if c.Alias != "" {
+			short[i] += " (" + c.Alias + ")"
+		}
 		full[i] = short[i] + ": " + description(c)
 		total += utf8.RuneCountInString(full[i])
 	}

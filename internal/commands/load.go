@@ -100,6 +100,7 @@ func loadCommands(d Dir) ([]Command, []error) {
 			problems = append(problems, err)
 			return nil
 		}
+		c.Alias = ""
 		cmds = append(cmds, c)
 		return nil
 	})
@@ -169,6 +170,9 @@ func readCommand(path, name string, scope Scope) (Command, error) {
 		DisableModelInvocation: truthy(fm.DisableModelInvocation, false), UserInvocable: truthy(fm.UserInvocable, true)}
 	if c.Description == "" {
 		c.Description = firstLine(body, "Custom item")
+	}
+	if alias := strings.TrimSpace(fm.Name); alias != name && !strings.Contains(alias, ":") {
+		c.Alias = alias
 	}
 	if c.Model == "inherit" {
 		c.Model = ""

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -101,5 +102,21 @@ func TestFirstLineIsTheDescriptionOfACommandWithoutOne(t *testing.T) {
 		if got := firstLine(tc.body, "Custom item"); got != tc.want {
 			t.Errorf("firstLine(%q) = %q, want %q", tc.body, got, tc.want)
 		}
+	}
+}
+
+func TestASkillIsNamedForItsFolderAndFoundByItsFrontMatterNameToo(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pdf-tools/SKILL.md"), "---\nname: pdf\ndescription: PDF tools.\n---\nUse the tools.\n")
+	cmds, errs := Load([]Dir{{Path: dir, Skills: true}})
+	if len(errs) > 0 || len(cmds) != 1 {
+		t.Fatalf("cmds %v, errs %v", cmds, errs)
+	}
+	set := NewSet(cmds)
+	if c, ok := set.Find("pdf"); !ok || c.Name != "pdf-tools" {
+		t.Errorf("Find(pdf) = %+v, %v", c, ok)
+	}
+	if got := Listing(set.All(), 8000); !strings.Contains(got, "\n- pdf-tools (pdf): PDF tools.\n") {
+		t.Errorf("listing %q", got)
 	}
 }

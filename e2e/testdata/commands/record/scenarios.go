@@ -84,6 +84,8 @@ func scenarios() []scenario {
 		{name: "namespaced", project: team, prompt: "/team:deploy staging", turns: []llmtest.Turn{bash("echo ok", "Check"), bash("touch deployed.txt", "Mark"), done}},
 		{name: "plain", project: team, prompt: "/plain in one line", turns: []llmtest.Turn{done}},
 		{name: "noargs", project: team, prompt: "/plain", turns: []llmtest.Turn{done}},
+		{name: "skill_named", project: map[string]string{".claude/skills/pdf-tools/SKILL.md": "---\nname: pdf\ndescription: PDF tools.\n---\nUse the tools.\n"},
+			prompt: "/pdf-tools x", turns: []llmtest.Turn{done}},
 		{name: "skill_call", project: team, prompt: "Extract the text of report.pdf.", turns: []llmtest.Turn{
 			tool("Skill", map[string]any{"skill": "pdf", "args": "report.pdf"}), bash("touch skill.txt", "Mark"), done}},
 		{name: "skill_user", project: team, prompt: "/pdf report.pdf", turns: []llmtest.Turn{done}},
