@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/commands"
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -49,6 +50,8 @@ type session struct {
 	pool   []tool.Tool
 	// agentTypes are the sub-agent types the Agent tool offers.
 	agentTypes []subagent.Type
+	// commands are the custom slash commands and skills.
+	commands *commands.Set
 	// toolSearch decides which tools are deferred (MINI_CLAUDE_TOOL_SEARCH).
 	toolSearch toolsearch.Policy
 	// mcpServers are the configured MCP servers that may start, not yet started.
@@ -108,7 +111,8 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	s.custom = customTools(files, errOut)
-	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.custom), s.agentTypes)
+	s.commands = s.loadCommands(errOut)
+	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.extraTools()), s.agentTypes)
 	s.loadServers(opts, f.Getenv, errOut)
 	s.hooks = s.loadHooks(errOut)
 	return s, nil
@@ -152,7 +156,7 @@ func (s *session) loadServers(opts *Options, getenv func(string) string, errOut 
 // poolWith returns the session's tools with the tools of the MCP servers
 // connected so far; it is cheap enough to ask before every request.
 func (s *session) poolWith(servers *mcp.Manager) []tool.Tool {
-	extra := slices.Concat(s.custom, servers.Tools())
+	extra := slices.Concat(s.extraTools(), servers.Tools())
 	return subagent.Describe(tools.AssemblePool(s.perm, s.only, extra), s.agentTypes)
 }
 

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -118,16 +119,25 @@ func (m Message) Text() string {
 }
 
 // PromptText is the text of a user message as the user wrote it: its text
-// blocks without the reminders sent along with them (see IsReminder).
+// blocks without the reminders sent along with them (see IsReminder); for
+// a custom command, "/name args" as typed rather than the command's text.
 func (m Message) PromptText() string {
 	var s string
 	for _, b := range m.Content {
-		if b.Type == BlockText && !IsReminder(b) {
-			s += b.Text
+		if b.Type != BlockText || IsReminder(b) {
+			continue
 		}
+		if c := commandHeader.FindStringSubmatch(b.Text); c != nil {
+			return strings.TrimSpace("/" + c[1] + " " + c[2])
+		}
+		s += b.Text
 	}
 	return s
 }
+
+// commandHeader is the block Claude Code opens a custom command's message
+// with, naming the command and its arguments.
+var commandHeader = regexp.MustCompile(`^<command-message>[^<]*</command-message>\n<command-name>/([^<]*)</command-name>\n(?:<command-args>((?s:.*))</command-args>\n)?$`)
 
 // IsReminder reports whether the block is a <system-reminder> the client
 // added to a user message, such as a file an @path mention attached.

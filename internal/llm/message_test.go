@@ -75,3 +75,18 @@ func TestPromptTextLeavesOutReminders(t *testing.T) {
 		t.Error("IsReminder does not tell the reminders from the prompt")
 	}
 }
+
+func TestPromptTextOfACommandIsTheCommandAsTyped(t *testing.T) {
+	m := Message{Role: RoleUser, Content: []ContentBlock{
+		TextBlock("<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- review: x\n</system-reminder>"),
+		TextBlock("<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/auth.go</command-args>\n"),
+		TextBlock("Review src/auth.go for bugs.\n"),
+	}}
+	if got := m.PromptText(); got != "/review src/auth.go" {
+		t.Errorf("PromptText = %q", got)
+	}
+	m.Content[1] = TextBlock("<command-message>plain</command-message>\n<command-name>/plain</command-name>\n")
+	if got := m.PromptText(); got != "/plain" {
+		t.Errorf("PromptText without arguments = %q", got)
+	}
+}

@@ -280,3 +280,28 @@ func TestNamesHostWantsTheHostItself(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesNameTheTargetOfATool(t *testing.T) {
+	q := Query{Tool: "Skill", Target: "team:deploy", ReadOnly: true, ToolVerdict: Ask, ToolReason: "Execute skill: team:deploy"}
+	for _, tc := range []struct {
+		name             string
+		allow, deny, ask []string
+		want             Behavior
+	}{
+		{"no rule asks as the tool says", nil, nil, nil, Ask},
+		{"a rule naming it allows", []string{"Skill(team:deploy)"}, nil, nil, Allow},
+		{"a prefix rule allows the names below it", []string{"Skill(team:*)"}, nil, nil, Allow},
+		{"a rule naming another does not", []string{"Skill(pdf)"}, nil, nil, Ask},
+		{"a whole-tool rule allows", []string{"Skill"}, nil, nil, Allow},
+		{"a deny naming it wins", []string{"Skill"}, []string{"Skill(team:deploy)"}, nil, Deny},
+		{"a deny naming another does not", []string{"Skill"}, []string{"Skill(pdf)"}, nil, Allow},
+		{"an ask naming it asks", []string{"Skill"}, nil, []string{"Skill(team:deploy)"}, Ask},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &Context{Mode: ModeDefault, Allow: rules(t, tc.allow...), Deny: rules(t, tc.deny...), Ask: rules(t, tc.ask...)}
+			if got := c.Decide(q).Behavior; got != tc.want {
+				t.Errorf("Decide = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -79,6 +79,12 @@ type Result struct {
 	Output any
 	// Content is Output mapped to tool_result content blocks.
 	Content []llm.ContentBlock
+	// Follow are blocks sent after the call's tool_result, in the same user
+	// message: the instructions a loaded skill gives, as Claude Code sends them.
+	Follow []llm.ContentBlock
+	// Allow are permission rules (as written in settings) that hold for the
+	// rest of the turn: a loaded skill's allowed-tools.
+	Allow []string
 }
 
 // HookResponder is implemented by a tool's output whose structured result,
@@ -142,6 +148,9 @@ type Access struct {
 	// search): though it only reads, it is asked about unless a rule
 	// allows the tool.
 	Network bool
+	// Target is what a rule Tool(target) names for a tool whose rules name
+	// no path, command or domain: the skill of a Skill call.
+	Target string
 }
 
 // ShellCommand is one simple command of a shell command line, as the
