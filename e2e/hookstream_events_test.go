@@ -169,8 +169,8 @@ func TestStopFailureHooksRunButAreNotReported(t *testing.T) {
 	}
 }
 
-// recordedRequests reads the messages of each model request of a recorded effect.
-func recordedRequests(t *testing.T, scenario string) []struct{ Messages []llm.Message } {
+// recordedScenarioRequests reads the messages of each model request of a recorded effect.
+func recordedScenarioRequests(t *testing.T, scenario string) []struct{ Messages []llm.Message } {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "hooks", "effects", scenario, "requests.json"))
 	if err != nil {
@@ -205,7 +205,7 @@ func replayEffect(t *testing.T, scenario string, extra ...llmtest.Turn) *run {
 
 func TestPostToolBatchContextReachesTheModelAsInClaudeCode(t *testing.T) {
 	r := replayEffect(t, "post_tool_batch_context")
-	recorded := recordedRequests(t, "post_tool_batch_context")[1].Messages
+	recorded := recordedScenarioRequests(t, "post_tool_batch_context")[1].Messages
 	want, _, _ := strings.Cut(contentText(recorded[2].Content[0]), "\n\n<system-reminder>\n<total_tokens>")
 	if got := contentText(lastResults(t, r.srv, 1)[0]); got != want {
 		t.Errorf("tool_result %q, Claude Code's %q", got, want)
@@ -214,7 +214,7 @@ func TestPostToolBatchContextReachesTheModelAsInClaudeCode(t *testing.T) {
 
 func TestSubagentStartContextOpensTheSubAgentsMessageAsInClaudeCode(t *testing.T) {
 	r := replayEffect(t, "subagent_start_context", text("The sub-agent is done."))
-	want := recordedRequests(t, "subagent_start_context")[1].Messages[0].Content[0].Text
+	want := recordedScenarioRequests(t, "subagent_start_context")[1].Messages[0].Content[0].Text
 	first := request(t, r.srv, "SUBAGENT:", 0).Messages[0].Content
 	if first[0].Text != want {
 		t.Errorf("the sub-agent's first block %q, Claude Code's %q", first[0].Text, want)

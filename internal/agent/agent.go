@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/mini-claude/mini-claude/internal/commands"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
@@ -83,6 +84,19 @@ type Options struct {
 	// StartContext is what the SessionStart hooks said, sent as the first
 	// blocks of the next prompt's message.
 	StartContext []llm.ContentBlock
+	// AttachSideModel, when set, gives the session the side model its tools'
+	// one-shot requests go to (WebFetch reading a page, WebSearch searching):
+	// Client, their usage charged to the run like a sub-agent's. The cli
+	// wires the web tools' Attach, with the session's web settings.
+	AttachSideModel func(s *tool.Session, m tool.SideModel)
+	// Commands are the session's custom commands and skills: a prompt
+	// "/name args" naming one runs it, and a conversation's first prompt
+	// lists the skills the model may load with the Skill tool. Nil has none.
+	Commands *commands.Set
+	// UnknownCommands makes a prompt "/name …" that names no command reach
+	// the model with Claude Code's reminder that it did not run, as in
+	// headless runs; a front end that tells its user instead leaves it off.
+	UnknownCommands bool
 }
 
 // ToolOffer splits the pool for each request: the tools to send, in order,
@@ -160,6 +174,10 @@ type Agent struct {
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
 	// that blocked, for what the user is shown of them.
 	hookBlocks []hooks.Block
+	// turnAllow are the rules the running turn allows besides the session's
+	// (a command's or a loaded skill's allowed-tools), under turnMu.
+	turnMu    sync.Mutex
+	turnAllow []permission.Rule
 }
 
 // New returns an Agent with an empty conversation.
@@ -178,9 +196,13 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 		opts.Env.Session = tool.NewSession(opts.Env.Cwd)
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
+	opts.Env.HostNamed = opts.Permissions.NamesHost
 	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
 	if opts.SubAgents != nil && opts.SubAgents.Attach != nil && depth < MaxDepth {
 		opts.SubAgents.Attach(opts.Env.Session, subAgentRunner{parent: a})
+	}
+	if opts.AttachSideModel != nil {
+		opts.AttachSideModel(opts.Env.Session, sideModel{a})
 	}
 	return a
 }
@@ -211,8 +233,22 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	if a.originalTask == "" && firstPrompt(a.messages) == "" {
 		a.originalTask = prompt
 	}
-	msg := llm.UserText(prompt)
-	if first := slices.Concat(a.opts.StartContext, extra); len(first) > 0 {
+	inv, err := a.command(ctx, prompt)
+	if err != nil {
+		a.endTurnAllow()
+		name, _, _ := commands.Parse(prompt)
+		a.emit(CommandFailed{Name: name, Text: err.Error()})
+		return Result{Outcome: Completed, Text: err.Error()}
+	}
+	msg, text := llm.UserText(prompt), prompt
+	if inv != nil {
+		msg.Content, text = inv.blocks(), inv.text
+		extra = append(extra, inv.context...)
+		if inv.cmd.Model != "" {
+			defer a.useModel(inv.cmd.Model)()
+		}
+	}
+	if first := slices.Concat(a.opts.StartContext, a.skillListing(), extra, a.unknownCommand(prompt)); len(first) > 0 {
 		a.opts.StartContext = nil
 		msg.Content = append(first, msg.Content...)
 	}
@@ -221,7 +257,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	}
 	env := a.opts.Env
 	env.Cwd = env.Session.Cwd()
-	attached := Mentions(ctx, prompt, MentionSource{Pool: a.pool(), Env: env, Permissions: a.opts.Permissions})
+	attached := Mentions(ctx, text, MentionSource{Pool: a.pool(), Env: env, Permissions: a.opts.Permissions})
 	for _, at := range attached {
 		a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
 	}
@@ -242,6 +278,7 @@ func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
 
 func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 	start := time.Now()
+	defer a.endTurnAllow()
 	defer func() {
 		res.Duration = time.Since(start)
 		if a.opts.Cost != nil {

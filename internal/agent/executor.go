@@ -27,6 +27,8 @@ type pending struct {
 	// updatedInput of a PreToolUse hook.
 	input json.RawMessage
 	early *llm.ContentBlock
+	// follow are the blocks the call's result asks to send after the tool results.
+	follow []llm.ContentBlock
 }
 
 // execute runs the calls of one assistant message: consecutive concurrency-safe
@@ -34,7 +36,8 @@ type pending struct {
 // blocks in call order. Within a batch every call is validated and authorized
 // first, one at a time, so nothing runs while the user is being asked; then the
 // authorized calls run together. When truncated, the last call was cut off by
-// max_tokens and is answered without running.
+// max_tokens and is answered without running. The blocks some results send
+// after them (a loaded skill's instructions) follow the tool_result blocks.
 func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated bool) ([]llm.ContentBlock, []Denial) {
 	calls := make([]*pending, len(uses))
 	for i, use := range uses {
@@ -70,6 +73,9 @@ func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated 
 		start = end
 	}
 	a.postToolBatch(ctx, calls, results)
+	for _, p := range calls {
+		results = append(results, p.follow...)
+	}
 	return results, denials
 }
 
@@ -168,9 +174,31 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 		content = []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("(%s completed with no output)", p.call.Tool().Name()))}
 	}
 	content = resultstore.Fit(env, content, p.call.Tool().MaxResultSizeChars())
+	a.allowForTurn(res.Allow, p.call.Tool().Name())
+	if p.follow, err = a.followBlocks(ctx, res.Follow); err != nil {
+		failed := errorResult(p.use.ID, err.Error())
+		return a.finish(p, a.postToolUse(ctx, p, failed, nil, time.Since(started)), time.Since(started))
+	}
 	result := a.postToolUse(ctx, p, llm.ToolResultBlock(p.use.ID, content, false), res.Output, time.Since(started))
 	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: res.Output, Duration: time.Since(started)})
 	return result
+}
+
+// followBlocks are the blocks a result sends after the tool results, the
+// shell commands of their text run as a command's are (a skill's !`cmd`).
+func (a *Agent) followBlocks(ctx context.Context, blocks []llm.ContentBlock) ([]llm.ContentBlock, error) {
+	out := slices.Clone(blocks)
+	for i, b := range out {
+		if b.Type != llm.BlockText {
+			continue
+		}
+		text, err := a.runShell(ctx, b.Text)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Text = text
+	}
+	return out, nil
 }
 
 // bounded is the text of a failed or refused call as the model gets it: as it
@@ -214,7 +242,7 @@ type refusal struct {
 func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook hookVerdict) refusal {
 	name := p.call.Tool().Name()
 	query := PermissionQuery(ctx, p.call, env)
-	decision := a.opts.Permissions.Decide(query)
+	decision := a.permissions().Decide(query)
 	byHook := false
 	switch {
 	case decision.Behavior == permission.Deny:
@@ -261,6 +289,8 @@ func PermissionQuery(ctx context.Context, call tool.Call, env *tool.Env) permiss
 		Tool: call.Tool().Name(), ReadOnly: call.IsReadOnly(),
 		ToolVerdict: permission.Behavior(own.Behavior), ToolReason: own.Message,
 		Reads: access.Reads, Writes: access.Writes, Commands: shellCommands(access.Commands), Domains: access.Domains,
+		Network: access.Network,
+		Target:  access.Target,
 	}
 }
 

@@ -99,7 +99,8 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) 
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
 		SubAgents: p.opts.SubAgents, ToolSearch: p.opts.ToolSearch, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type,
-		TranscriptPath: p.opts.TranscriptPath,
+		AttachSideModel: p.opts.AttachSideModel,
+		TranscriptPath:  p.opts.TranscriptPath,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
 			case AssistantMessage:
@@ -172,4 +173,27 @@ func subAgentPool(parent []tool.Tool, listed []string, depth int) []tool.Tool {
 		}
 	}
 	return pool
+}
+
+// sideModel runs the one-shot requests of an agent's tools (WebFetch reading
+// a page, WebSearch searching) on its client, charging their usage to the
+// agent's run.
+type sideModel struct{ a *Agent }
+
+// Ask sends req, on the agent's model when it names none, and returns the
+// answer, its usage charged.
+func (m sideModel) Ask(ctx context.Context, req llm.Request) (llm.Message, error) {
+	if req.Model == "" {
+		req.Model = m.a.opts.Model
+	}
+	end, err := llm.Complete(ctx, m.a.opts.Client, req)
+	if err != nil {
+		return llm.Message{}, err
+	}
+	cost := llm.Cost(req.Model, end.Usage)
+	if m.a.opts.Cost != nil && req.Model == m.a.opts.Model {
+		cost = m.a.opts.Cost(end.Usage)
+	}
+	m.a.charge(map[string]ModelUsage{req.Model: {Usage: end.Usage, CostUSD: cost}})
+	return end.Message, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/skill"
 )
 
 // checkRunFlags refuses the numeric flags both modes read when they are out of range.
@@ -37,8 +38,10 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 		},
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
-		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd),
+		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), AttachSideModel: s.attachSideModel,
+		Commands: s.commands,
 	}
+	skill.Attach(state, s.commands)
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
 	}

@@ -58,6 +58,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 		includeHooks: opts.IncludeHookEvents, sessionID: conv.id, model: s.model}
 	p.start(s, tool.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
+	agentOpts.UnknownCommands = true
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut, p.event)
 	instructionsRan := s.instructionsLoaded(ctx, conv, p.event)
 	a := agent.New(agentOpts)

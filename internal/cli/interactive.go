@@ -61,6 +61,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	in.ui = tui.New(tui.Options{
 		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: llm.ContextWindow,
 		Tools:                 func() []tool.Tool { return s.poolWith(servers) },
+		Commands:              s.commands,
 		Run:                   in.run,
 		RunNotices:            in.runNotices,
 		Compact:               func(ctx context.Context, instructions string) error { return in.agent.Compact(ctx, instructions) },

@@ -65,6 +65,7 @@ type initEvent struct {
 	APIKeySource          string           `json:"apiKeySource"`
 	OutputStyle           string           `json:"output_style"`
 	Agents                []string         `json:"agents"`
+	Skills                []string         `json:"skills"`
 	AdditionalDirectories []string         `json:"additional_directories"`
 	UUID                  string           `json:"uuid"`
 }
@@ -86,10 +87,18 @@ func (p *printer) start(s *session, toolNames []string, mcpServers []mcpServerEv
 	}
 	p.init = &initEvent{
 		Type: "system", Subtype: "init", Cwd: s.cwd, SessionID: p.sessionID, Tools: names,
-		MCPServers: mcpServers, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: []string{},
-		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes),
+		MCPServers: mcpServers, Model: s.model, PermissionMode: string(s.perm.Mode), SlashCommands: nonNil(s.commands.Names()),
+		APIKeySource: keySource, OutputStyle: "default", Agents: subagent.Names(s.agentTypes), Skills: nonNil(s.commands.SkillNames()),
 		AdditionalDirectories: dirs, UUID: uuid.NewString(),
 	}
+}
+
+// nonNil returns list, or an empty list for nil, which JSON writes as [].
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // event prints one agent event: in stream-json, each assistant content block
@@ -114,6 +123,15 @@ func (p *printer) event(e agent.Event) {
 	case agent.ToolFinished:
 		if p.format == formatStreamJSON {
 			p.toolResult(e)
+		}
+	case agent.CommandFailed:
+		// Claude Code answers a command it could not send with a message of
+		// its own, from model "<synthetic>".
+		if p.format == formatStreamJSON {
+			end := "end_turn"
+			p.emit(messageEvent{Type: "assistant", SessionID: p.sessionID, UUID: uuid.NewString(), Timestamp: timestamp(),
+				Message: apiMessage{ID: uuid.NewString(), Type: "message", Role: llm.RoleAssistant, Model: "<synthetic>",
+					Content: []llm.ContentBlock{llm.TextBlock(e.Text)}, StopReason: &end}})
 		}
 	case agent.Compacted:
 		p.compacted(e)

@@ -10,6 +10,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/anthropic"
 	"github.com/mini-claude/mini-claude/internal/llm/openai"
+	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
 // DefaultOpenAIModel is the model of the openai provider when none is named.
@@ -168,4 +169,32 @@ func serverHint(p Provider, getenv func(string) string) string {
 		return fmt.Sprintf("check that the %s server runs at %s, or set OPENAI_BASE_URL", p.Name, p.BaseURL)
 	}
 	return "try again later or check OPENAI_BASE_URL"
+}
+
+// defaultSmallModel is the fast model of the web tools' side requests on the Anthropic API.
+const defaultSmallModel = "claude-haiku-4-5"
+
+// webConfig is what the session's web tools get: the fast model WebFetch's
+// side request runs on, chosen as Claude Code chooses it
+// (ANTHROPIC_SMALL_FAST_MODEL, else ANTHROPIC_DEFAULT_HAIKU_MODEL, else Haiku
+// on the Anthropic API itself, else the session's model, "" — behind a
+// gateway or proxy Haiku may not be served, and other providers have no
+// such model), whether the provider searches the web itself (the Anthropic
+// API), and the settings files' "webFetch" and "webSearch".
+func webConfig(p Provider, files []config.File, getenv func(string) string) web.Config {
+	c := web.Config{ServerSearch: p.API == APIAnthropic}
+	c.Settings.SkipSummary, c.Settings.SearXNG = config.Web(files)
+	if p.API != APIAnthropic {
+		return c
+	}
+	for _, name := range []string{"ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL"} {
+		if m := getenv(name); m != "" {
+			c.SmallModel = m
+			return c
+		}
+	}
+	if base := getenv("ANTHROPIC_BASE_URL"); base == "" || strings.TrimRight(base, "/") == "https://api.anthropic.com" {
+		c.SmallModel = defaultSmallModel
+	}
+	return c
 }

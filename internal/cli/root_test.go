@@ -58,7 +58,6 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"negative max turns", []string{"-p", "x", "--max-turns", "-1"}, "--max-turns"},
 		{"negative compact threshold", []string{"-p", "x", "--compact-threshold", "-5"}, "--compact-threshold"},
 		{"no prompt", []string{"-p"}, "no prompt"},
-		{"unknown tool", []string{"-p", "x", "--tools", "Nope"}, `"Nope" is not a built-in tool`},
 		{"no credentials", []string{"-p", "x"}, "no client in this test"},
 		{"interactive without credentials", []string{"explain"}, "no client in this test"},
 		{"interactive bad mode", []string{"--permission-mode", "yolo"}, "unknown permission mode"},
@@ -309,6 +308,32 @@ func TestSubAgentModel(t *testing.T) {
 		s := &session{provider: tt.provider, model: "qwen3-coder"}
 		if got := s.subAgentModel(tt.name); got != tt.want {
 			t.Errorf("%s on %s = %q, want %q", tt.name, tt.provider.Name, got, tt.want)
+		}
+	}
+}
+
+// TestToolsFlagIgnoresNamesItLacks proves that --tools leaves out the names
+// of tools mini-claude does not have, as Claude Code does, with one warning
+// line, where it used to refuse to start.
+func TestToolsFlagIgnoresNamesItLacks(t *testing.T) {
+	tests := []struct {
+		values []string
+		want   []string
+		warned string
+	}{
+		{[]string{"Bash,Read,Nope,WebFetch"}, []string{"Bash", "Read", "WebFetch"}, `ignoring "Nope", not a built-in tool`},
+		{[]string{"Nope Other"}, []string{}, `ignoring "Nope", "Other"`},
+		{[]string{"Read", "default"}, nil, ""},
+		{[]string{""}, []string{}, ""},
+	}
+	for _, tt := range tests {
+		var errOut strings.Builder
+		got := selectTools(&Options{Tools: tt.values, ToolsSet: true}, &errOut)
+		if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("%q: tools %v, want %v", tt.values, got, tt.want)
+		}
+		if w := errOut.String(); (tt.warned == "") != (w == "") || !strings.Contains(w, tt.warned) || strings.Count(w, "\n") > 1 {
+			t.Errorf("%q: warning %q, want one line containing %q", tt.values, w, tt.warned)
 		}
 	}
 }

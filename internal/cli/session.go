@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/commands"
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -21,6 +23,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/custom"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
+	"github.com/mini-claude/mini-claude/internal/tools/web"
 	"github.com/mini-claude/mini-claude/internal/trust"
 	"github.com/mini-claude/mini-claude/internal/workspace"
 )
@@ -47,6 +50,8 @@ type session struct {
 	pool   []tool.Tool
 	// agentTypes are the sub-agent types the Agent tool offers.
 	agentTypes []subagent.Type
+	// commands are the custom slash commands and skills.
+	commands *commands.Set
 	// toolSearch decides which tools are deferred (MINI_CLAUDE_TOOL_SEARCH).
 	toolSearch toolsearch.Policy
 	// mcpServers are the configured MCP servers that may start, not yet started.
@@ -58,6 +63,8 @@ type session struct {
 	// passEnv names the credentials the user's own settings pass to child
 	// processes (config.PassEnv); the others are kept from them.
 	passEnv []string
+	// web is what the web tools get: their side model and their settings.
+	web web.Config
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -73,6 +80,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {
 		return nil, err
 	}
+	s.web = webConfig(s.provider, files, f.Getenv)
 	dirs := slices.Clone(opts.AddDirs)
 	for _, file := range files {
 		dirs = append(dirs, file.Permissions.AdditionalDirectories...)
@@ -97,15 +105,14 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}
-	if s.only, err = selectTools(opts); err != nil {
-		return nil, err
-	}
+	s.only = selectTools(opts, errOut)
 	s.agentTypes = s.loadAgentTypes(errOut)
 	if s.toolSearch, err = toolsearch.ParsePolicy(f.Getenv(toolsearch.Env)); err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	s.custom = customTools(files, errOut)
-	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.custom), s.agentTypes)
+	s.commands = s.loadCommands(errOut)
+	s.pool = subagent.Describe(tools.AssemblePool(s.perm, s.only, s.extraTools()), s.agentTypes)
 	s.loadServers(opts, f.Getenv, errOut)
 	s.hooks = s.loadHooks(errOut)
 	return s, nil
@@ -149,8 +156,14 @@ func (s *session) loadServers(opts *Options, getenv func(string) string, errOut 
 // poolWith returns the session's tools with the tools of the MCP servers
 // connected so far; it is cheap enough to ask before every request.
 func (s *session) poolWith(servers *mcp.Manager) []tool.Tool {
-	extra := slices.Concat(s.custom, servers.Tools())
+	extra := slices.Concat(s.extraTools(), servers.Tools())
 	return subagent.Describe(tools.AssemblePool(s.perm, s.only, extra), s.agentTypes)
+}
+
+// attachSideModel gives a session's web tools their settings and the side
+// model the agent offers them.
+func (s *session) attachSideModel(state *tool.Session, m tool.SideModel) {
+	web.Attach(state, s.web, m)
 }
 
 // subAgents configures the sub-agents of the session's Agent tool: their
@@ -253,31 +266,32 @@ func refuseBypassAsRoot(mode permission.Mode, euid int, getenv func(string) stri
 	return usageError("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons; in a container or VM set IS_SANDBOX=1")
 }
 
-// selectTools reads --tools: nil means every built-in, "" none, "default" all;
-// a name that is not a built-in is a usage error.
-func selectTools(opts *Options) ([]string, error) {
+// selectTools reads --tools: nil means every built-in, "" none, "default"
+// all. Names that are not built-ins are left out, as Claude Code leaves them
+// out, with one warning line on errOut naming them.
+func selectTools(opts *Options, errOut io.Writer) []string {
 	if !opts.ToolsSet {
-		return nil, nil
-	}
-	var names []string
-	for _, value := range opts.Tools {
-		for _, name := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if name == "default" {
-				return nil, nil
-			}
-			names = append(names, name)
-		}
+		return nil
 	}
 	known := tool.Names(tools.AllBase())
-	for _, name := range names {
-		if !slices.Contains(known, name) {
-			return nil, usageError("--tools: %q is not a built-in tool; the built-in tools are: %s", name, strings.Join(known, ", "))
+	names, unknown := []string{}, []string{}
+	for _, value := range opts.Tools {
+		for _, name := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
+			switch {
+			case name == "default":
+				return nil
+			case slices.Contains(known, name):
+				names = append(names, name)
+			default:
+				unknown = append(unknown, strconv.Quote(name))
+			}
 		}
 	}
-	if names == nil {
-		names = []string{}
+	if len(unknown) > 0 {
+		fmt.Fprintf(errOut, "Warning: --tools: ignoring %s, not a built-in tool; the built-in tools are: %s\n",
+			strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
-	return names, nil
+	return names
 }
 
 // systemPrompt assembles the system prompt for the session's tools; the

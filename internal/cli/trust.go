@@ -23,7 +23,7 @@ import (
 )
 
 func addTrustFlag(fl *pflag.FlagSet, opts *Options) {
-	fl.BoolVar(&opts.Trust, "trust", false, "Trust the working folder for this run only: its settings, tools, agent types and (approved) MCP servers take effect")
+	fl.BoolVar(&opts.Trust, "trust", false, "Trust the working folder for this run only: its settings, tools, agent types, commands, skills and (approved) MCP servers take effect")
 }
 
 // trustOptions are the flags of `mini-claude trust`.
@@ -39,7 +39,7 @@ func newCmdTrust(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trust [folder]",
 		Short: "Trust a folder (default: this one), so that what its own files define takes effect; --list, --revoke",
-		Long: "A folder's own files (.mcp.json, .claude/ and .mini-claude/ settings, agent types) may only narrow what\n" +
+		Long: "A folder's own files (.mcp.json, .claude/ and .mini-claude/ settings, agent types, commands, skills) may only narrow what\n" +
 			"mini-claude does until you trust the folder: allow rules, modes, directories, tools, providers and MCP servers\n" +
 			"from them are ignored. Trusting a folder trusts the folders inside it. Project MCP servers still need\n" +
 			"approval each: mini-claude mcp approve NAME.",
@@ -111,7 +111,7 @@ func reportRevoke(f *Factory, store *trust.Store, dir string, found bool) error 
 			return nil
 		}
 	}
-	fmt.Fprintln(f.IO.Out, "Its own settings, tools, agent types and MCP servers no longer take effect.")
+	fmt.Fprintln(f.IO.Out, "Its own settings, tools, agent types, commands, skills and MCP servers no longer take effect.")
 	return nil
 }
 
@@ -342,7 +342,7 @@ const maxTrustItems = 12
 // that what matters most is listed before the list is cut. A kind it does not
 // name comes first: nothing says it is harmless.
 var dangerOrder = []string{trust.KindMCPServer, trust.KindHook, trust.KindTool, trust.KindAllowRule, trust.KindMode,
-	trust.KindDirectory, trust.KindProvider, trust.KindModel, trust.KindAgentType}
+	trust.KindDirectory, trust.KindProvider, trust.KindModel, trust.KindAgentType, trust.KindSkill, trust.KindCommand}
 
 // itemLines lists the items of the folder cwd most dangerous first: in the
 // order of dangerOrder, but for the allow rules that grant neither a whole
@@ -406,7 +406,7 @@ func trustFinding(f *Factory) finding {
 	switch {
 	case s.gate.Trusted():
 		by := s.store.DecidedBy(s.cwd)
-		return finding{name: "Folder trust", value: fmt.Sprintf("trusted (through %s): its own settings, tools and agent types apply; `mini-claude trust --revoke %s` to undo", by, by)}
+		return finding{name: "Folder trust", value: fmt.Sprintf("trusted (through %s): its own settings, tools, agent types, commands and skills apply; `mini-claude trust --revoke %s` to undo", by, by)}
 	case ignored > 0:
 		return finding{name: "Folder trust", value: fmt.Sprintf("not trusted: %d thing(s) its files define are ignored; `mini-claude trust` if you trust it", ignored), note: true}
 	}

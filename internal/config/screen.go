@@ -12,8 +12,8 @@ import (
 
 // Screen returns the files with what their folder may not decide taken out,
 // asking gate about each project-defined item: allow rules, permission modes
-// that widen access, additional directories, the provider and model, custom
-// tools, hooks; MCP server approvals and passEnv are never taken from a folder. Deny and ask rules always stay (they only
+// that widen access, additional directories, the provider and model, the web
+// search service (where the queries go), custom tools, hooks; MCP server approvals and passEnv are never taken from a folder. Deny and ask rules always stay (they only
 // narrow); the user's own files are returned as they are. MCP servers are
 // screened where they are started (internal/cli), together with .mcp.json's.
 func Screen(files []File, gate *trust.Gate) []File {
@@ -55,6 +55,9 @@ func screenFile(f *File, gate *trust.Gate) {
 	}
 	if f.Model != "" && !admit(trust.KindModel, f.Model, "") {
 		f.Model = ""
+	}
+	if f.WebSearch.SearXNG != "" && !admit(trust.KindSearchService, "searxng", f.WebSearch.SearXNG) {
+		f.WebSearch.SearXNG = ""
 	}
 	f.Tools = screenTools(f.Tools, func(name, command string) bool { return admit(trust.KindTool, name, command) })
 	f.Hooks = screenHooks(f.Hooks, func(event, command string) bool { return admit(trust.KindHook, event, command) })

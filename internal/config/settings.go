@@ -67,6 +67,36 @@ type File struct {
 	// PassEnv names credentials mini-claude uses (OPENAI_API_KEY, say) that
 	// child processes may still see. Only a user file's list counts: see PassEnv.
 	PassEnv []string `json:"passEnv"`
+	// WebFetch and WebSearch are the settings of the web tools; see Web.
+	WebFetch  WebFetchSettings  `json:"webFetch"`
+	WebSearch WebSearchSettings `json:"webSearch"`
+}
+
+// WebFetchSettings is the "webFetch" object of a settings file.
+type WebFetchSettings struct {
+	// SkipSummary makes WebFetch return the page's text in place of a small
+	// model's answer to the call's prompt.
+	SkipSummary *bool `json:"skipSummary"`
+}
+
+// WebSearchSettings is the "webSearch" object of a settings file.
+type WebSearchSettings struct {
+	// SearXNG is the base URL of a SearXNG instance WebSearch queries.
+	SearXNG string `json:"searxng"`
+}
+
+// Web returns the web tools' settings of the files, a later file's value
+// winning over an earlier one's.
+func Web(files []File) (skipSummary bool, searxng string) {
+	for _, f := range files {
+		if f.WebFetch.SkipSummary != nil {
+			skipSummary = *f.WebFetch.SkipSummary
+		}
+		if f.WebSearch.SearXNG != "" {
+			searxng = f.WebSearch.SearXNG
+		}
+	}
+	return skipSummary, searxng
 }
 
 // PassEnv returns the credentials the user's own settings files pass to child

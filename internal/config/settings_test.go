@@ -136,3 +136,21 @@ func TestAddAllowRuleRefusesABrokenFile(t *testing.T) {
 		t.Error("the broken file was overwritten")
 	}
 }
+
+// TestWebSettingsLaterFilesWin proves how the web tools' settings combine:
+// a later file's value wins, false included, and an unset one leaves the
+// earlier value.
+func TestWebSettingsLaterFilesWin(t *testing.T) {
+	yes, no := true, false
+	files := []File{
+		{WebFetch: WebFetchSettings{SkipSummary: &yes}, WebSearch: WebSearchSettings{SearXNG: "http://user.example"}},
+		{WebSearch: WebSearchSettings{SearXNG: "http://project.example"}},
+		{WebFetch: WebFetchSettings{SkipSummary: &no}},
+	}
+	if skip, searx := Web(files); skip || searx != "http://project.example" {
+		t.Errorf("Web = %v, %q", skip, searx)
+	}
+	if skip, searx := Web(files[:1]); !skip || searx != "http://user.example" {
+		t.Errorf("Web of the user's file = %v, %q", skip, searx)
+	}
+}

@@ -19,24 +19,27 @@ const (
 	PostToolUse        = "PostToolUse"
 	PostToolUseFailure = "PostToolUseFailure"
 	UserPromptSubmit   = "UserPromptSubmit"
-	Stop               = "Stop"
-	SubagentStop       = "SubagentStop"
-	SessionStart       = "SessionStart"
-	SessionEnd         = "SessionEnd"
-	PreCompact         = "PreCompact"
-	Notification       = "Notification"
-	PostToolBatch      = "PostToolBatch"
-	StopFailure        = "StopFailure"
-	SubagentStart      = "SubagentStart"
-	PostCompact        = "PostCompact"
-	PermissionRequest  = "PermissionRequest"
-	InstructionsLoaded = "InstructionsLoaded"
+	// UserPromptExpansion runs when a prompt runs a custom slash command,
+	// after UserPromptSubmit; its matcher reads the command's name.
+	UserPromptExpansion = "UserPromptExpansion"
+	Stop                = "Stop"
+	SubagentStop        = "SubagentStop"
+	SessionStart        = "SessionStart"
+	SessionEnd          = "SessionEnd"
+	PreCompact          = "PreCompact"
+	Notification        = "Notification"
+	PostToolBatch       = "PostToolBatch"
+	StopFailure         = "StopFailure"
+	SubagentStart       = "SubagentStart"
+	PostCompact         = "PostCompact"
+	PermissionRequest   = "PermissionRequest"
+	InstructionsLoaded  = "InstructionsLoaded"
 )
 
 // Events lists the events in the order of Claude Code's own list of them.
 var Events = []string{PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, Notification, UserPromptSubmit,
-	SessionStart, SessionEnd, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact,
-	PermissionRequest, InstructionsLoaded}
+	UserPromptExpansion, SessionStart, SessionEnd, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact,
+	PostCompact, PermissionRequest, InstructionsLoaded}
 
 // DefaultTimeout bounds a hook that sets no timeout of its own, as in Claude Code.
 const DefaultTimeout = 60 * time.Second

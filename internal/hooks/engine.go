@@ -148,10 +148,10 @@ type Progress struct {
 // Name is how Claude Code names the hooks of event run for target in its
 // reports: "<Event>:<target>" (PreToolUse:Bash, SessionStart:startup), or
 // the bare event for those whose matcher reads no target of the run
-// (UserPromptSubmit, Stop, SubagentStop, PostToolBatch) and when there is no target.
+// (UserPromptSubmit, UserPromptExpansion, Stop, SubagentStop, PostToolBatch) and when there is no target.
 func Name(event, target string) string {
 	switch {
-	case target == "", event == UserPromptSubmit, event == Stop, event == SubagentStop, event == PostToolBatch:
+	case target == "", event == UserPromptSubmit, event == UserPromptExpansion, event == Stop, event == SubagentStop, event == PostToolBatch:
 		return event
 	}
 	return event + ":" + target

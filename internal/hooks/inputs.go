@@ -53,6 +53,19 @@ type UserPromptSubmitInput struct {
 	Prompt string `json:"prompt"`
 }
 
+// UserPromptExpansionInput is what a UserPromptExpansion hook reads when a
+// prompt runs a custom command: ExpansionType "slash_command", the command's
+// name and arguments, CommandSource "projectSettings" or "userSettings",
+// and the prompt as typed.
+type UserPromptExpansionInput struct {
+	Common
+	ExpansionType string `json:"expansion_type"`
+	CommandName   string `json:"command_name"`
+	CommandArgs   string `json:"command_args"`
+	CommandSource string `json:"command_source"`
+	Prompt        string `json:"prompt"`
+}
+
 // StopInput is what a Stop hook reads; StopHookActive says the turn goes on
 // because a Stop hook blocked its end before.
 type StopInput struct {

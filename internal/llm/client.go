@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -27,6 +28,25 @@ type Request struct {
 	MaxTokens int
 	// ThinkingBudget enables extended thinking with that many tokens when > 0.
 	ThinkingBudget int
+	// WebSearch, when set, offers the provider's own web search tool, which
+	// its servers run; only the Anthropic API has one.
+	WebSearch *WebSearch
+	// ToolChoice, when set, makes the model call the tool of that name.
+	ToolChoice string
+	// NoCache leaves out the prompt-cache breakpoints, for a one-shot
+	// request whose prefix is never sent again (writing a cache costs more).
+	NoCache bool
+}
+
+// WebSearch is the provider's server-side web search tool, named
+// "web_search": where it may search and how often in one answer.
+type WebSearch struct {
+	// AllowedDomains keeps only results from these domains; BlockedDomains
+	// leaves out results from those. The API takes one or the other.
+	AllowedDomains []string
+	BlockedDomains []string
+	// MaxUses is the most searches the model may run in one answer; 0 leaves it to the API.
+	MaxUses int
 }
 
 // Usage counts the tokens of one response.
@@ -64,6 +84,21 @@ const (
 // themselves and report each retry as a Retry event before the new attempt's events.
 type Client interface {
 	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
+}
+
+// Complete streams req through client and returns its end: the whole answer
+// and its usage, for a one-shot request that shows nothing as it streams.
+// Retries are the client's; their deltas are not kept, only the answer that ended.
+func Complete(ctx context.Context, client Client, req Request) (MessageEnd, error) {
+	for ev, err := range client.Stream(ctx, req) {
+		if err != nil {
+			return MessageEnd{}, err
+		}
+		if end, ok := ev.(MessageEnd); ok {
+			return end, nil
+		}
+	}
+	return MessageEnd{}, errors.New("the model's answer ended before it was complete")
 }
 
 // Event is one step of a streamed response.

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -30,6 +31,10 @@ const (
 	BlockToolUse          BlockType = "tool_use"
 	BlockToolResult       BlockType = "tool_result"
 	BlockImage            BlockType = "image"
+	// BlockServerToolUse and BlockWebSearchResult are a server-side tool's
+	// call and result, which the provider runs itself (its web search).
+	BlockServerToolUse   BlockType = "server_tool_use"
+	BlockWebSearchResult BlockType = "web_search_tool_result"
 )
 
 // ContentBlock is one block of a message. Which fields are meaningful depends on
@@ -46,18 +51,34 @@ type ContentBlock struct {
 	// Data is the opaque payload of a redacted_thinking block.
 	Data string
 
-	// ID, Name and Input describe a tool_use block; Input is the JSON object the model sent.
+	// ID, Name and Input describe a tool_use or server_tool_use block; Input
+	// is the JSON object the model sent.
 	ID    string
 	Name  string
 	Input json.RawMessage
 
-	// ToolUseID, Content and IsError describe a tool_result block.
+	// ToolUseID, Content and IsError describe a tool_result block; ToolUseID
+	// is also the server_tool_use a web_search_tool_result answers.
 	ToolUseID string
 	Content   []ContentBlock
 	IsError   bool
 
 	// Source is the payload of an image block.
 	Source *ImageSource
+
+	// SearchResults are the hits of a web_search_tool_result block, and
+	// SearchError its error code when the search failed instead.
+	SearchResults []SearchResult
+	SearchError   string
+}
+
+// SearchResult is one hit of the provider's web search.
+type SearchResult struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	// EncryptedContent and PageAge are the provider's own, kept to be sent back as they came.
+	EncryptedContent string `json:"encrypted_content,omitempty"`
+	PageAge          string `json:"page_age,omitempty"`
 }
 
 // ImageSource is the base64 payload of an image block.
@@ -98,16 +119,25 @@ func (m Message) Text() string {
 }
 
 // PromptText is the text of a user message as the user wrote it: its text
-// blocks without the reminders sent along with them (see IsReminder).
+// blocks without the reminders sent along with them (see IsReminder); for
+// a custom command, "/name args" as typed rather than the command's text.
 func (m Message) PromptText() string {
 	var s string
 	for _, b := range m.Content {
-		if b.Type == BlockText && !IsReminder(b) {
-			s += b.Text
+		if b.Type != BlockText || IsReminder(b) {
+			continue
 		}
+		if c := commandHeader.FindStringSubmatch(b.Text); c != nil {
+			return strings.TrimSpace("/" + c[1] + " " + c[2])
+		}
+		s += b.Text
 	}
 	return s
 }
+
+// commandHeader is the block Claude Code opens a custom command's message
+// with, naming the command and its arguments.
+var commandHeader = regexp.MustCompile(`^<command-message>[^<]*</command-message>\n<command-name>/([^<]*)</command-name>\n(?:<command-args>((?s:.*))</command-args>\n)?$`)
 
 // IsReminder reports whether the block is a <system-reminder> the client
 // added to a user message, such as a file an @path mention attached.
@@ -157,6 +187,22 @@ type toolResultJSON struct {
 	IsError bool `json:"is_error,omitempty"`
 }
 
+type searchResultJSON struct {
+	Type string `json:"type"`
+	SearchResult
+}
+
+type searchErrorJSON struct {
+	Type      string `json:"type"`
+	ErrorCode string `json:"error_code"`
+}
+
+type webSearchResultJSON struct {
+	Type      BlockType `json:"type"`
+	ToolUseID string    `json:"tool_use_id"`
+	Content   any       `json:"content"`
+}
+
 type imageJSON struct {
 	Type   BlockType    `json:"type"`
 	Source *ImageSource `json:"source"`
@@ -189,6 +235,22 @@ func (b ContentBlock) MarshalJSON() ([]byte, error) {
 		return marshal(toolResultJSON{b.Type, b.ToolUseID, content, b.IsError})
 	case BlockImage:
 		return marshal(imageJSON{b.Type, b.Source})
+	case BlockServerToolUse:
+		input := b.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		return marshal(toolUseJSON{b.Type, b.ID, b.Name, input})
+	case BlockWebSearchResult:
+		var content any = searchErrorJSON{"web_search_tool_result_error", b.SearchError}
+		if b.SearchError == "" {
+			hits := make([]searchResultJSON, len(b.SearchResults))
+			for i, r := range b.SearchResults {
+				hits[i] = searchResultJSON{"web_search_result", r}
+			}
+			content = hits
+		}
+		return marshal(webSearchResultJSON{b.Type, b.ToolUseID, content})
 	}
 	return nil, fmt.Errorf("marshal content block: unknown type %q", b.Type)
 }
@@ -233,10 +295,35 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	if len(raw.Content) == 0 || string(raw.Content) == "null" {
 		return nil
 	}
+	if raw.Type == BlockWebSearchResult {
+		return b.unmarshalSearch(raw.Content)
+	}
 	var text string
 	if err := json.Unmarshal(raw.Content, &text); err == nil {
 		b.Content = []ContentBlock{TextBlock(text)}
 		return nil
 	}
 	return json.Unmarshal(raw.Content, &b.Content)
+}
+
+// unmarshalSearch reads the content of a web_search_tool_result: a list of
+// hits, or an error object.
+func (b *ContentBlock) unmarshalSearch(content json.RawMessage) error {
+	var failed searchErrorJSON
+	if json.Unmarshal(content, &failed) == nil {
+		b.SearchError = failed.ErrorCode
+		if b.SearchError == "" {
+			b.SearchError = "unknown"
+		}
+		return nil
+	}
+	var hits []searchResultJSON
+	if err := json.Unmarshal(content, &hits); err != nil {
+		return fmt.Errorf("web_search_tool_result content: %w", err)
+	}
+	b.SearchResults = make([]SearchResult, len(hits))
+	for i, h := range hits {
+		b.SearchResults[i] = h.SearchResult
+	}
+	return nil
 }

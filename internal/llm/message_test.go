@@ -21,6 +21,12 @@ func TestContentBlockJSONRoundTrip(t *testing.T) {
 		{"lone text result is a string", ToolResultBlock("t1", []ContentBlock{TextBlock("<ok>")}, false), `{"type":"tool_result","tool_use_id":"t1","content":"<ok>"}`},
 		{"error result", ToolResultBlock("t1", []ContentBlock{TextBlock("bad")}, true), `{"type":"tool_result","tool_use_id":"t1","content":"bad","is_error":true}`},
 		{"several blocks stay a list", ToolResultBlock("t1", []ContentBlock{TextBlock("a"), TextBlock("b")}, false), `{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`},
+		{"server tool use", ContentBlock{Type: BlockServerToolUse, ID: "srvtoolu_1", Name: "web_search", Input: json.RawMessage(`{"query":"go"}`)}, `{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"go"}}`},
+		{"web search hits", ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_1", SearchResults: []SearchResult{{Title: "Go", URL: "https://go.dev", EncryptedContent: "enc", PageAge: "1 day"}}},
+			`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"Go","url":"https://go.dev","encrypted_content":"enc","page_age":"1 day"}]}`},
+		{"web search without hits", ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_1", SearchResults: []SearchResult{}}, `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}`},
+		{"web search error", ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_1", SearchError: "max_uses_exceeded"},
+			`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}}`},
 		{"image", ContentBlock{Type: BlockImage, Source: &ImageSource{Type: "base64", MediaType: "image/png", Data: "AAA"}}, `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAA"}}`},
 	}
 	for _, tt := range tests {
@@ -67,5 +73,20 @@ func TestPromptTextLeavesOutReminders(t *testing.T) {
 	}
 	if !IsReminder(m.Content[0]) || IsReminder(m.Content[2]) {
 		t.Error("IsReminder does not tell the reminders from the prompt")
+	}
+}
+
+func TestPromptTextOfACommandIsTheCommandAsTyped(t *testing.T) {
+	m := Message{Role: RoleUser, Content: []ContentBlock{
+		TextBlock("<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- review: x\n</system-reminder>"),
+		TextBlock("<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/auth.go</command-args>\n"),
+		TextBlock("Review src/auth.go for bugs.\n"),
+	}}
+	if got := m.PromptText(); got != "/review src/auth.go" {
+		t.Errorf("PromptText = %q", got)
+	}
+	m.Content[1] = TextBlock("<command-message>plain</command-message>\n<command-name>/plain</command-name>\n")
+	if got := m.PromptText(); got != "/plain" {
+		t.Errorf("PromptText without arguments = %q", got)
 	}
 }

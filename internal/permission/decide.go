@@ -81,7 +81,7 @@ func (c *Context) firstMatch(rules []Rule, q Query, parts []item, programs progr
 		r := &rules[i]
 		rc := compiledOf(r)
 		if r.Content == "" || rc.kind == kindNone {
-			if r.coversTool(q.Tool) {
+			if r.coversTool(q.Tool) && (r.Content == "" || q.Target == "" || matchTarget(r.Content, q.Target)) {
 				return c.ruleDecision(b, r, q.Tool, ""), true
 			}
 			continue
@@ -228,13 +228,16 @@ func (c *Context) allowedByRule(it item) bool {
 // naming the first part that is not.
 func (c *Context) allowance(q Query, parts []item) Decision {
 	wholeTool := c.toolAllowRule(q.Tool)
+	if wholeTool == nil && q.Target != "" {
+		wholeTool = c.targetAllowRule(q.Tool, q.Target)
+	}
 	if len(parts) == 0 {
 		switch {
 		case wholeTool != nil:
 			return Decision{Behavior: Allow, Rule: wholeTool, Reason: fmt.Sprintf("allowed by the rule %s", wholeTool)}
 		case q.ToolVerdict == Allow:
 			return Decision{Behavior: Allow, Reason: q.ToolReason}
-		case q.ReadOnly && !strings.HasPrefix(q.Tool, "mcp__"):
+		case q.ReadOnly && !q.Network && !strings.HasPrefix(q.Tool, "mcp__"):
 			// An MCP server's readOnlyHint is its own claim, not a fact
 			// mini-claude checked: its tools ask, as in Claude Code.
 			return Decision{Behavior: Allow, Reason: "read-only"}
@@ -304,6 +307,26 @@ func (c *Context) toolAllowRule(tool string) *Rule {
 		}
 	}
 	return nil
+}
+
+// targetAllowRule returns the allow rule that names the call's target,
+// Tool(target), or the whole tool; nil when none does.
+func (c *Context) targetAllowRule(tool, target string) *Rule {
+	for i, r := range c.Allow {
+		if kindOf(r.Tool) == kindNone && r.coversTool(tool) && (r.Content == "" || matchTarget(r.Content, target)) {
+			return &c.Allow[i]
+		}
+	}
+	return nil
+}
+
+// matchTarget reports whether a rule's content names the target: exactly,
+// or as "prefix:*" for the target and the names below it.
+func matchTarget(content, target string) bool {
+	if prefix, ok := strings.CutSuffix(content, ":*"); ok {
+		return target == prefix || strings.HasPrefix(target, prefix+":")
+	}
+	return content == target
 }
 
 // inside reports whether the real path lies in one of the allowed directories.

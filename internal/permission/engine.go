@@ -74,6 +74,13 @@ type Query struct {
 	Writes      []string
 	Commands    []Command
 	Domains     []string
+	// Network says the call sends its input off the machine: a read-only
+	// call that touches nothing else still asks unless a rule allows it.
+	Network bool
+	// Target is what a rule Tool(target) names for a tool whose rules name
+	// no path, command or domain, such as the skill of a Skill call; "" for
+	// other tools, whose such rules cover the whole tool.
+	Target string
 }
 
 // Decision is the engine's verdict on a call, with the reason, the rule that
@@ -86,7 +93,8 @@ type Decision struct {
 }
 
 // Decide applies, in order: deny rules (and the secret defaults), ask rules,
-// the tool's own deny or ask, bypass mode, plan mode, then allows the call only
+// the tool's own deny or ask (an ask about a named target gives way to an
+// allow rule naming it), bypass mode, plan mode, then allows the call only
 // when every part of it is allowed — by a rule, by being a read or a read-only
 // command inside the allowed directories, or by acceptEdits for writes there —
 // and otherwise asks, naming the first part that needs approval.
@@ -106,7 +114,9 @@ func (c *Context) Decide(q Query) Decision {
 	case Deny:
 		return Decision{Behavior: Deny, Reason: q.ToolReason}
 	case Ask:
-		if c.Mode != ModeBypassPermissions {
+		// A tool that asks about a named target (a skill) gives way to an
+		// allow rule naming it.
+		if c.Mode != ModeBypassPermissions && (q.Target == "" || c.targetAllowRule(q.Tool, q.Target) == nil) {
 			return Decision{Behavior: Ask, Reason: q.ToolReason}
 		}
 	}

@@ -124,7 +124,12 @@ func TestDecide(t *testing.T) {
 		{"allow rule does not match a wrapped command", ctx(ModeDefault, []string{"Bash(npm run test:*)"}, nil, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"npm", "run", "test"}, Text: "sudo npm run test"}}}, Ask},
 		{"deny rule matches a wrapped command", ctx(ModeDefault, []string{"Bash"}, []string{"Bash(rm:*)"}, nil), Query{Tool: "Bash", Commands: []Command{{Args: []string{"rm", "x"}, Text: "xargs rm"}}}, Deny},
 
-		{"domain allowed", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Allow},
+		{"domain allowed", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.com"}}, Allow},
+		{"subdomain asks without a wildcard", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Ask},
+		{"wildcard allows subdomains", ctx(ModeDefault, []string{"WebFetch(domain:*.example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"docs.example.com"}}, Allow},
+		{"a read-only call off the machine asks", ctx(ModeDefault, nil, nil, nil), Query{Tool: "WebSearch", ReadOnly: true, Network: true}, Ask},
+		{"a read-only call off the machine allowed by a rule", ctx(ModeDefault, []string{"WebSearch"}, nil, nil), Query{Tool: "WebSearch", ReadOnly: true, Network: true}, Allow},
+		{"domain deny wins over a whole-tool allow", ctx(ModeDefault, []string{"WebFetch"}, []string{"WebFetch(domain:example.com)"}, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"EXAMPLE.com."}}, Deny},
 		{"other domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"example.org"}}, Ask},
 		{"lookalike domain asks", ctx(ModeDefault, []string{"WebFetch(domain:example.com)"}, nil, nil), Query{Tool: "WebFetch", ReadOnly: true, Domains: []string{"badexample.com"}}, Ask},
 	}
@@ -218,6 +223,84 @@ func TestReadRefusalNamesTheRuleOrTheSecretDefault(t *testing.T) {
 			}
 			if denied != tt.denied || rule != tt.rule || denied && (d.Behavior != Deny || d.Reason == "") {
 				t.Errorf("ReadRefusal(%s) = %+v, %v; want denied %v by %q", tt.path, d, denied, tt.denied, tt.rule)
+			}
+		})
+	}
+}
+
+// TestDomainRulesMatchAsClaudeCodeDoes proves the WebFetch rule syntax of
+// Claude Code's settings: an exact host, "*." for subdomains at any depth,
+// "*" for every host, "*" inside a label, case and trailing dots ignored.
+func TestDomainRulesMatchAsClaudeCodeDoes(t *testing.T) {
+	tests := []struct {
+		rule, host string
+		want       bool
+	}{
+		{"domain:example.com", "example.com", true},
+		{"domain:example.com", "Example.COM.", true},
+		{"domain:example.com", "docs.example.com", false},
+		{"domain:example.com", "badexample.com", false},
+		{"domain:*.example.com", "docs.example.com", true},
+		{"domain:*.example.com", "a.b.example.com", true},
+		{"domain:*.example.com", "example.com", false},
+		{"domain:*.example.com", "badexample.com", false},
+		{"domain:*", "anything.org", true},
+		{"domain:docs.*.com", "docs.python.com", true},
+		{"domain:docs.*.com", "docs.a.b.com", false},
+		{"domain:127.0.0.1", "127.0.0.1", true},
+		{"domain:[::1]", "::1", true},
+		{"example.com", "example.com", false},
+	}
+	for _, tt := range tests {
+		if got := matchDomain(tt.rule, tt.host); got != tt.want {
+			t.Errorf("matchDomain(%q, %q) = %v, want %v", tt.rule, tt.host, got, tt.want)
+		}
+	}
+}
+
+// TestNamesHostWantsTheHostItself proves that only an allow rule naming the
+// host exactly counts as the user's decision to reach a private address.
+func TestNamesHostWantsTheHostItself(t *testing.T) {
+	c := Context{Allow: rules(t, "WebFetch(domain:127.0.0.1)", "WebFetch(domain:*.lan)", "WebFetch", "Read(domain:10.0.0.1)"),
+		Deny: rules(t, "WebFetch(domain:192.168.1.1)")}
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{"127.0.0.1", true},
+		{"127.0.0.1.", true},
+		{"printer.lan", false},
+		{"10.0.0.1", false},
+		{"192.168.1.1", false},
+		{"localhost", false},
+	}
+	for _, tt := range tests {
+		if got := c.NamesHost(tt.host); got != tt.want {
+			t.Errorf("NamesHost(%q) = %v, want %v", tt.host, got, tt.want)
+		}
+	}
+}
+
+func TestRulesNameTheTargetOfATool(t *testing.T) {
+	q := Query{Tool: "Skill", Target: "team:deploy", ReadOnly: true, ToolVerdict: Ask, ToolReason: "Execute skill: team:deploy"}
+	for _, tc := range []struct {
+		name             string
+		allow, deny, ask []string
+		want             Behavior
+	}{
+		{"no rule asks as the tool says", nil, nil, nil, Ask},
+		{"a rule naming it allows", []string{"Skill(team:deploy)"}, nil, nil, Allow},
+		{"a prefix rule allows the names below it", []string{"Skill(team:*)"}, nil, nil, Allow},
+		{"a rule naming another does not", []string{"Skill(pdf)"}, nil, nil, Ask},
+		{"a whole-tool rule allows", []string{"Skill"}, nil, nil, Allow},
+		{"a deny naming it wins", []string{"Skill"}, []string{"Skill(team:deploy)"}, nil, Deny},
+		{"a deny naming another does not", []string{"Skill"}, []string{"Skill(pdf)"}, nil, Allow},
+		{"an ask naming it asks", []string{"Skill"}, nil, []string{"Skill(team:deploy)"}, Ask},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &Context{Mode: ModeDefault, Allow: rules(t, tc.allow...), Deny: rules(t, tc.deny...), Ask: rules(t, tc.ask...)}
+			if got := c.Decide(q).Behavior; got != tc.want {
+				t.Errorf("Decide = %v, want %v", got, tc.want)
 			}
 		})
 	}

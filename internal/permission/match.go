@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -116,13 +117,66 @@ func matchCommand(r *Rule, c *Command, forAllow bool) bool {
 	return true
 }
 
-// matchDomain reports whether a WebFetch rule ("domain:example.com") covers the
-// host: the domain itself or one of its subdomains.
+// matchDomain reports whether a WebFetch rule covers the host, as Claude Code
+// matches it: "domain:example.com" covers that host only; "domain:*.example.com"
+// covers its subdomains, at any depth, but not example.com itself;
+// "domain:*" covers every host; a "*" inside a label matches within that
+// label. Case and trailing dots do not count.
 func matchDomain(content, host string) bool {
-	domain, ok := strings.CutPrefix(content, "domain:")
+	pattern, ok := strings.CutPrefix(content, "domain:")
 	if !ok {
 		return false
 	}
-	host, domain = strings.ToLower(host), strings.ToLower(domain)
-	return host == domain || strings.HasSuffix(host, "."+domain)
+	pattern, host = normalHost(pattern), normalHost(host)
+	if pattern == "*" {
+		return true
+	}
+	if !strings.Contains(pattern, "*") {
+		return pattern == host
+	}
+	want, got := strings.Split(pattern, "."), strings.Split(host, ".")
+	if want[0] == "*" {
+		want = want[1:]
+		if len(got) <= len(want) {
+			return false
+		}
+		got = got[len(got)-len(want):]
+	}
+	if len(want) != len(got) {
+		return false
+	}
+	for i := range want {
+		if ok, err := path.Match(want[i], got[i]); err != nil || !ok || got[i] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// normalHost lowers a host name and drops trailing dots and the brackets of
+// an IPv6 address, so that "Example.COM." and "example.com" are one host.
+func normalHost(h string) string {
+	h = strings.ToLower(strings.TrimSpace(h))
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if h != "*" {
+		h = strings.TrimRight(h, ".")
+	}
+	return h
+}
+
+// NamesHost reports whether an allow rule names the host itself, as
+// WebFetch(domain:host) without a wildcard. Only such a rule lets WebFetch
+// reach a loopback, link-local or private address: a wildcard or a
+// whole-tool allow is not a decision about the user's own network.
+func (c *Context) NamesHost(host string) bool {
+	host = normalHost(host)
+	for _, r := range c.Allow {
+		if r.Tool != "WebFetch" {
+			continue
+		}
+		if name, ok := strings.CutPrefix(r.Content, "domain:"); ok && !strings.Contains(name, "*") && normalHost(name) == host {
+			return true
+		}
+	}
+	return false
 }

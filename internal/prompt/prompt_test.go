@@ -31,7 +31,7 @@ func fullOptions(root string) Options {
 		Cwd:            filepath.Join(root, "proj", "svc"),
 		AdditionalDirs: []string{filepath.Join(root, "extra")},
 		Model:          "claude-sonnet-4-5",
-		ToolNames:      []string{"Agent", "Bash", "Edit", "Glob", "Grep", "NotebookEdit", "Read", "TodoWrite", "ToolSearch", "WebFetch", "Write", "mcp__github__create_issue"},
+		ToolNames:      []string{"Agent", "Bash", "Edit", "Glob", "Grep", "NotebookEdit", "Read", "TodoWrite", "ToolSearch", "WebFetch", "WebSearch", "Write", "mcp__github__create_issue"},
 		Now:            time.Date(2025, 6, 1, 23, 30, 0, 0, time.UTC),
 	}
 }

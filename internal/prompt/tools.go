@@ -17,6 +17,7 @@ var guidance = []struct{ name, text string }{
 	{"TodoWrite", "TodoWrite: for work with several steps, keep a task list. Have one item in progress at a time and mark each done as soon as it is."},
 	{"Agent", "Agent: hand a self-contained task, such as a broad search or an independent investigation, to a sub-agent that works in its own context and reports back. It cannot see this conversation, so give it everything it needs. Launch independent sub-agents in one message."},
 	{"WebFetch", "WebFetch: fetch a web page the user points you to or one you know is relevant. Do not make up URLs."},
+	{"WebSearch", "WebSearch: search the web for what may have changed since your training, and cite the pages you use as markdown links."},
 }
 
 // shellEquivalents names, for each dedicated tool, the shell commands it replaces.

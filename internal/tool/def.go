@@ -45,6 +45,9 @@ type Def[In, Out any] struct {
 	// MapResult turns the output into tool_result content; nil renders a string
 	// output as text and anything else as JSON text.
 	MapResult func(out Out) []llm.ContentBlock
+	// Follow gives the blocks sent after the tool_result and the permission
+	// rules the rest of the turn allows (see Result); nil gives neither.
+	Follow func(out Out) (blocks []llm.ContentBlock, allow []string)
 
 	// Render hooks draw a call for the user (see RenderHooks); for each nil
 	// hook, package render draws a generic default. RenderUse gets the input
@@ -196,14 +199,18 @@ func (c *call[In, Out]) Run(ctx context.Context, env *Env, progress Progress) (R
 	if err != nil {
 		return Result{}, err
 	}
-	if c.tool.def.MapResult != nil {
-		return Result{Output: out, Content: c.tool.def.MapResult(out)}, nil
+	res := Result{Output: out}
+	if c.tool.def.Follow != nil {
+		res.Follow, res.Allow = c.tool.def.Follow(out)
 	}
-	content, err := defaultContent(out)
-	if err != nil {
+	if c.tool.def.MapResult != nil {
+		res.Content = c.tool.def.MapResult(out)
+		return res, nil
+	}
+	if res.Content, err = defaultContent(out); err != nil {
 		return Result{}, fmt.Errorf("encode %s output: %w", c.tool.def.Name, err)
 	}
-	return Result{Output: out, Content: content}, nil
+	return res, nil
 }
 
 func defaultContent(out any) ([]llm.ContentBlock, error) {

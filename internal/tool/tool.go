@@ -79,6 +79,12 @@ type Result struct {
 	Output any
 	// Content is Output mapped to tool_result content blocks.
 	Content []llm.ContentBlock
+	// Follow are blocks sent after the call's tool_result, in the same user
+	// message: the instructions a loaded skill gives, as Claude Code sends them.
+	Follow []llm.ContentBlock
+	// Allow are permission rules (as written in settings) that hold for the
+	// rest of the turn: a loaded skill's allowed-tools.
+	Allow []string
 }
 
 // HookResponder is implemented by a tool's output whose structured result,
@@ -115,6 +121,10 @@ type Env struct {
 	// ReadDenied reports whether the permission rules forbid reading a real
 	// path; searches use it to leave such files out of their results. Nil denies nothing.
 	ReadDenied func(path string) bool
+	// HostNamed reports whether a permission rule names the host itself
+	// (WebFetch(domain:host), no wildcard): only then may WebFetch reach a
+	// loopback, link-local or private address. Nil names none.
+	HostNamed func(host string) bool
 	// FolderTrusted says the user trusted the working folder, so programs its
 	// own configuration names (a repository's git config) may run. The zero
 	// value is the safe one: untrusted.
@@ -134,6 +144,13 @@ type Access struct {
 	Commands []ShellCommand
 	// Domains are the hosts a call fetches from.
 	Domains []string
+	// Network says the call sends its input off the machine (a web
+	// search): though it only reads, it is asked about unless a rule
+	// allows the tool.
+	Network bool
+	// Target is what a rule Tool(target) names for a tool whose rules name
+	// no path, command or domain: the skill of a Skill call.
+	Target string
 }
 
 // ShellCommand is one simple command of a shell command line, as the

@@ -19,6 +19,8 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
+	"github.com/mini-claude/mini-claude/internal/tools/webfetch"
+	"github.com/mini-claude/mini-claude/internal/tools/websearch"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -40,6 +42,8 @@ var builtins = []tool.Tool{
 	subagent.Tool,
 	todowrite.Tool,
 	toolsearch.Tool,
+	webfetch.Tool,
+	websearch.Tool,
 	write.Tool,
 }
 

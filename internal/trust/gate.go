@@ -26,6 +26,9 @@ const (
 	KindAgentType      = "agent type"
 	KindPassEnv        = "credentials passed to commands"
 	KindHook           = "hook"
+	KindSearchService  = "web search service"
+	KindCommand        = "slash command"
+	KindSkill          = "skill"
 )
 
 // Item is one thing a folder's files define that would execute, widen access

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mini-claude/mini-claude/internal/commands"
 	"github.com/mini-claude/mini-claude/internal/permission"
 )
 
@@ -43,14 +44,14 @@ func (m *model) cmdExit(string) tea.Cmd {
 	return tea.Quit
 }
 
-// command runs a slash command line such as "/model opus".
+// command runs a slash command line such as "/model opus": a built-in, or
+// a custom command or skill, which goes to the model as a prompt.
 func (m *model) command(line string) tea.Cmd {
 	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
 	commands := commandTable()
 	i := slices.IndexFunc(commands, func(c slashCommand) bool { return c.name == name })
 	if i < 0 {
-		m.info(fmt.Sprintf("Unknown command /%s. Type /help for the commands.", name))
-		return nil
+		return m.customCommand(name, line)
 	}
 	c := commands[i]
 	if c.idle && m.turn != nil {
@@ -59,6 +60,40 @@ func (m *model) command(line string) tea.Cmd {
 	}
 	m.conv.add(&block{kind: blockUser, text: line})
 	return c.run(m, strings.TrimSpace(args))
+}
+
+// customCommand sends a custom command or skill the user typed; for a name
+// no one defined, it says so with the nearest names.
+func (m *model) customCommand(name, line string) tea.Cmd {
+	if c, ok := m.opts.Commands.Find(name); ok && c.UserInvocable {
+		if m.turn != nil {
+			m.conv.add(&block{kind: blockNotice, text: "A turn is running: wait for it, or press Esc to interrupt it."})
+			m.setInput(line)
+			return nil
+		}
+		return m.startTurn(line)
+	}
+	names := m.commandNames()
+	if near := commands.Nearest(name, names, 2); len(near) > 0 {
+		m.info(fmt.Sprintf("Unknown command: /%s. Did you mean /%s?", name, near[0]))
+		return nil
+	}
+	near := commands.Nearest(name, names, -1)
+	for i := range near {
+		near[i] = "/" + near[i]
+	}
+	m.info(fmt.Sprintf("Unknown command: /%s. The nearest: %s. Type /help for the commands.", name, strings.Join(near[:min(3, len(near))], ", ")))
+	return nil
+}
+
+// commandNames are the names the user may type after "/": the built-ins,
+// then the custom commands and skills.
+func (m *model) commandNames() []string {
+	var names []string
+	for _, c := range commandTable() {
+		names = append(names, c.name)
+	}
+	return append(names, m.opts.Commands.Names()...)
 }
 
 func (m *model) info(text string) {
@@ -71,7 +106,11 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	for _, c := range commandTable() {
 		fmt.Fprintf(&b, "  /%-12s %s\n", c.name, c.help)
 	}
-	b.WriteString("  !COMMAND      Run a shell command and show its output\n\nKeys:\n" +
+	b.WriteString("  !COMMAND      Run a shell command and show its output\n")
+	if custom := m.customHelp(); custom != "" {
+		b.WriteString("\nCustom commands and skills:\n" + custom)
+	}
+	b.WriteString("\nKeys:\n" +
 		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history · Tab completes /commands and @paths\n" +
 		"  Esc interrupt the turn · Ctrl+O full or condensed results and compaction summaries\n" +
 		"  PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)\n" +
@@ -198,31 +237,83 @@ func (m *model) cmdTasks(string) tea.Cmd {
 	return nil
 }
 
+// customHelp lists the custom commands and skills, one a line: the name
+// with its argument hint, the description, and where it comes from.
+func (m *model) customHelp() string {
+	var b strings.Builder
+	for _, c := range m.opts.Commands.All() {
+		if !c.UserInvocable {
+			continue
+		}
+		kind := "command"
+		if c.Skill {
+			kind = "skill"
+		}
+		scope := "user"
+		if c.Scope == commands.Project {
+			scope = "project"
+		}
+		fmt.Fprintf(&b, "  %-12s %s (%s %s)\n", strings.TrimSpace("/"+c.Name+" "+c.ArgumentHint), c.Description, scope, kind)
+	}
+	return b.String()
+}
+
+// maxCommandHints is how many commands the / completion lists.
+const maxCommandHints = 8
+
+// commandHint lists, under the input, the commands that start as the
+// typed "/name" does, each with its description; "" when the input is not
+// a command name being typed.
+func (m *model) commandHint(input string) string {
+	typed, ok := strings.CutPrefix(input, "/")
+	if !ok || strings.ContainsAny(typed, " \t\n") {
+		return ""
+	}
+	var lines []string
+	add := func(name, hint, description string) {
+		if strings.HasPrefix(name, typed) {
+			lines = append(lines, fmt.Sprintf("%-20s %s", strings.TrimSpace("/"+name+" "+hint), description))
+		}
+	}
+	for _, c := range commandTable() {
+		add(c.name, "", c.help)
+	}
+	for _, c := range m.opts.Commands.All() {
+		if c.UserInvocable {
+			add(c.Name, c.ArgumentHint, c.Description)
+		}
+	}
+	if len(lines) > maxCommandHints {
+		lines = append(lines[:maxCommandHints], fmt.Sprintf("… and %d more", len(lines)-maxCommandHints))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // completeCommand completes the slash command being typed, as Tab does: to
-// the one command that starts so, with a space after it, or to what several
-// share, listing them. ok is false when input is not a command name.
-func completeCommand(input string) (completed string, candidates []string, ok bool) {
+// the one command of names that starts so, with a space after it, or to
+// what several share, listing them. ok is false when input is not a command name.
+func completeCommand(input string, names []string) (completed string, candidates []string, ok bool) {
 	typed, isCommand := strings.CutPrefix(input, "/")
 	if !isCommand || strings.ContainsAny(typed, " \t\n") {
 		return input, nil, false
 	}
-	var names []string
-	for _, c := range commandTable() {
-		if strings.HasPrefix(c.name, typed) {
-			names = append(names, "/"+c.name)
+	var matches []string
+	for _, n := range names {
+		if strings.HasPrefix(n, typed) {
+			matches = append(matches, "/"+n)
 		}
 	}
-	switch len(names) {
+	switch len(matches) {
 	case 0:
 		return input, nil, true
 	case 1:
-		return names[0] + " ", nil, true
+		return matches[0] + " ", nil, true
 	}
-	common := names[0]
-	for _, n := range names[1:] {
+	common := matches[0]
+	for _, n := range matches[1:] {
 		for !strings.HasPrefix(n, common) {
 			common = common[:len(common)-1]
 		}
 	}
-	return common, names, true
+	return common, matches, true
 }

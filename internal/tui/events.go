@@ -38,6 +38,8 @@ func (m *model) sessionEvent(e agent.Event) {
 		m.conv.add(&block{kind: blockCompact, body: e.Message.Text(), text: fmt.Sprintf("Conversation compacted: %d messages summarised (about %d → %d tokens).",
 			e.MessagesSummarized, e.PreTokens, e.PostTokens)})
 		m.ctxUsed = e.PostTokens
+	case agent.CommandFailed:
+		m.conv.add(&block{kind: blockError, text: fmt.Sprintf("/%s was not sent: %s", e.Name, e.Text)})
 	case agent.CompactionFailed:
 		m.conv.add(&block{kind: blockError, text: "The conversation was not compacted: " + errText(e.Err)})
 		if m.turn != nil && m.turn.compacting {

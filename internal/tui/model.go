@@ -31,7 +31,8 @@ type model struct {
 	dialog  *dialog
 	// picker is the open /resume list, nil when closed.
 	picker *picker
-	// hint is shown under the input: the completions of an @path mention.
+	// hint is shown under the input: the completions of an @path mention,
+	// or the commands that start as the "/name" being typed, a line each.
 	hint string
 	// shellCancel stops the running "!command", nil when none runs.
 	shellCancel context.CancelFunc
@@ -287,9 +288,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		return m.submit()
 	case "tab":
-		if completed, candidates, ok := completeCommand(m.input.Value()); ok {
+		if completed, _, ok := completeCommand(m.input.Value(), m.commandNames()); ok {
 			m.setInput(completed)
-			m.hint = strings.Join(candidates, "  ")
+			m.hint = m.commandHint(completed)
 			return nil
 		}
 		if completed, candidates, ok := completeMention(m.input.Value(), m.opts.Cwd); ok {
@@ -310,10 +311,10 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	}
-	m.hint = ""
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	m.fitInput()
+	m.hint = m.commandHint(m.input.Value())
 	return cmd
 }
 
@@ -370,6 +371,7 @@ func (m *model) setInput(s string) {
 	m.input.SetValue(s)
 	m.input.CursorEnd()
 	m.fitInput()
+	m.hint = m.commandHint(s)
 }
 
 // fitInput grows the input with its content, up to a third of the screen.

@@ -285,7 +285,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/model m2", "Model set to m2"},
 		{"/cost", "Total cost:"},
 		{"/tasks", "No background tasks."},
-		{"/nope", "Unknown command /nope"},
+		{"/nope", "Unknown command: /nope. The nearest: /cost, /model, /help."},
 		{"/permissions remove Bash(ls:*)", "Removed the rule Bash(ls:*) for this session"},
 	} {
 		typeText(m, c.line)

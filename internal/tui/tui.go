@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/commands"
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -30,6 +31,9 @@ type Options struct {
 	Permissions *permission.Context
 	// Tools returns the session's tool pool, whose render hooks draw the calls.
 	Tools func() []tool.Tool
+	// Commands are the session's custom slash commands and skills: /help and
+	// the / completion list them, and typing one sends it as a prompt.
+	Commands *commands.Set
 	// Run runs one prompt through the agent and returns when the turn ends;
 	// it is called on its own goroutine, never twice at once.
 	Run func(ctx context.Context, prompt string) agent.Result

@@ -46,13 +46,26 @@ func buildParams(req llm.Request) (sdk.MessageNewParams, error) {
 			fmt.Sprintf(`{"type":"enabled","budget_tokens":%d}`, req.ThinkingBudget)))
 	}
 	if req.System != "" {
-		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
+		p.System = []sdk.TextBlockParam{{Text: req.System}}
+		if !req.NoCache {
+			p.System[0].CacheControl = sdk.NewCacheControlEphemeralParam()
+		}
 	}
-	tools, err := toolParams(req.Tools)
+	tools, err := toolParams(req.Tools, !req.NoCache)
 	if err != nil {
 		return p, err
 	}
+	if ws := req.WebSearch; ws != nil {
+		t := &sdk.WebSearchTool20250305Param{AllowedDomains: ws.AllowedDomains, BlockedDomains: ws.BlockedDomains}
+		if ws.MaxUses > 0 {
+			t.MaxUses = param.NewOpt(int64(ws.MaxUses))
+		}
+		tools = append(tools, sdk.ToolUnionParam{OfWebSearchTool20250305: t})
+	}
 	p.Tools = tools
+	if req.ToolChoice != "" {
+		p.ToolChoice = sdk.ToolChoiceParamOfTool(req.ToolChoice)
+	}
 	for i, m := range req.Messages {
 		mp, err := messageParam(m)
 		if err != nil {
@@ -60,14 +73,15 @@ func buildParams(req llm.Request) (sdk.MessageNewParams, error) {
 		}
 		p.Messages = append(p.Messages, mp)
 	}
-	if n := len(p.Messages); n > 0 {
+	if n := len(p.Messages); n > 0 && !req.NoCache {
 		markLastBlock(p.Messages[n-1])
 	}
 	return p, nil
 }
 
-// toolParams passes each tool's JSON schema through unchanged.
-func toolParams(specs []llm.ToolSpec) ([]sdk.ToolUnionParam, error) {
+// toolParams passes each tool's JSON schema through unchanged; cache puts a
+// breakpoint on the last tool.
+func toolParams(specs []llm.ToolSpec, cache bool) ([]sdk.ToolUnionParam, error) {
 	tools := make([]sdk.ToolUnionParam, 0, len(specs))
 	for i, s := range specs {
 		schema := s.InputSchema
@@ -84,7 +98,7 @@ func toolParams(specs []llm.ToolSpec) ([]sdk.ToolUnionParam, error) {
 		if s.Description != "" {
 			t.Description = param.NewOpt(s.Description)
 		}
-		if i == len(specs)-1 {
+		if cache && i == len(specs)-1 {
 			t.CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
 		tools = append(tools, sdk.ToolUnionParam{OfTool: t})

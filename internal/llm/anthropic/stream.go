@@ -65,6 +65,8 @@ type block struct {
 	data      string
 	id, name  string
 	input     json.RawMessage // the input of a tool_use start event, used when no delta came
+	// search is a web_search_tool_result block, whole from its start event.
+	search *llm.ContentBlock
 }
 
 // assembler turns the SDK's stream events into llm events and the final message.
@@ -135,11 +137,19 @@ func (a *assembler) start(ev sdk.MessageStreamEventUnion) error {
 		if cb.Thinking != "" {
 			a.emit(llm.ThinkingDelta{Thinking: cb.Thinking})
 		}
-	case llm.BlockToolUse:
+	case llm.BlockToolUse, llm.BlockServerToolUse:
 		if raw := cb.JSON.Input.Raw(); raw != "" && raw != "{}" && raw != "null" {
 			b.input = json.RawMessage(raw)
 		}
-		a.emit(llm.ToolUseStart{ID: cb.ID, Name: cb.Name})
+		if b.typ == string(llm.BlockToolUse) {
+			a.emit(llm.ToolUseStart{ID: cb.ID, Name: cb.Name})
+		}
+	case llm.BlockWebSearchResult:
+		var whole llm.ContentBlock
+		if err := json.Unmarshal([]byte(cb.RawJSON()), &whole); err != nil {
+			return fmt.Errorf("malformed stream: web_search_tool_result: %w", err)
+		}
+		b.search = &whole
 	}
 	return nil
 }
@@ -163,7 +173,9 @@ func (a *assembler) delta(ev sdk.MessageStreamEventUnion) error {
 	case "input_json_delta":
 		if d.PartialJSON != "" {
 			b.text.WriteString(d.PartialJSON)
-			a.emit(llm.ToolUseDelta{ID: b.id, PartialJSON: d.PartialJSON})
+			if b.typ == string(llm.BlockToolUse) {
+				a.emit(llm.ToolUseDelta{ID: b.id, PartialJSON: d.PartialJSON})
+			}
 		}
 	}
 	return nil
@@ -214,8 +226,10 @@ func (a *assembler) end(resp *http.Response) llm.MessageEnd {
 			msg.Content = append(msg.Content, llm.ContentBlock{Type: llm.BlockThinking, Thinking: b.text.String(), Signature: b.signature})
 		case llm.BlockRedactedThinking:
 			msg.Content = append(msg.Content, llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: b.data})
-		case llm.BlockToolUse:
-			msg.Content = append(msg.Content, llm.ContentBlock{Type: llm.BlockToolUse, ID: b.id, Name: b.name, Input: b.toolInput()})
+		case llm.BlockToolUse, llm.BlockServerToolUse:
+			msg.Content = append(msg.Content, llm.ContentBlock{Type: llm.BlockType(b.typ), ID: b.id, Name: b.name, Input: b.toolInput()})
+		case llm.BlockWebSearchResult:
+			msg.Content = append(msg.Content, *b.search)
 		}
 	}
 	end := llm.MessageEnd{Message: msg, StopReason: a.stop, Usage: a.usage, MessageID: a.msgID}

@@ -191,3 +191,49 @@ func TestCacheControlPlacement(t *testing.T) {
 		t.Errorf("last message = %v", last)
 	}
 }
+
+// TestWebSearchTurn proves the round trip of the API's server-side web search:
+// the request carries the web_search_20250305 tool with its domains and use
+// limit and forces it, and the answer's server_tool_use and
+// web_search_tool_result blocks reach the message, without a ToolUseStart
+// the loop would take for a call of its own.
+func TestWebSearchTurn(t *testing.T) {
+	srv := llmtest.New(t)
+	hits := []llm.SearchResult{{Title: "Go", URL: "https://go.dev/", EncryptedContent: "enc", PageAge: "2 days"}}
+	srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{
+		llmtest.ServerToolUse("", "web_search", `{"query":"golang generics"}`),
+		llmtest.WebSearchResult("", hits...),
+		llmtest.Text("Go has generics."),
+	}})
+	req := simpleRequest("Perform a web search for the query: golang generics")
+	req.WebSearch = &llm.WebSearch{AllowedDomains: []string{"go.dev"}, MaxUses: 8}
+	req.ToolChoice = "web_search"
+	req.NoCache = true
+	events, err := llmtest.Collect(context.Background(), newClient(t, srv), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
+		if _, ok := ev.(llm.ToolUseStart); ok {
+			t.Errorf("a server tool's call reached the loop as %#v", ev)
+		}
+	}
+	want := []llm.ContentBlock{
+		{Type: llm.BlockServerToolUse, ID: "srvtoolu_llmtest_0_0", Name: "web_search", Input: json.RawMessage(`{"query":"golang generics"}`)},
+		{Type: llm.BlockWebSearchResult, ToolUseID: "srvtoolu_llmtest_0_0", SearchResults: hits},
+		llm.TextBlock("Go has generics."),
+	}
+	if got := llmtest.LastEnd(t, events).Message.Content; !reflect.DeepEqual(got, want) {
+		t.Errorf("content = %+v\nwant %+v", got, want)
+	}
+	sent := srv.Requests()[0]
+	if len(sent.ServerTools) != 1 || string(sent.ServerTools[0]) != `{"max_uses":8,"allowed_domains":["go.dev"],"name":"web_search","type":"web_search_20250305"}` {
+		t.Errorf("server tools = %s", sent.ServerTools)
+	}
+	if string(sent.ToolChoice) != `{"name":"web_search","type":"tool"}` {
+		t.Errorf("tool_choice = %s", sent.ToolChoice)
+	}
+	if strings.Contains(string(sent.Body), "cache_control") {
+		t.Errorf("a NoCache request carries cache breakpoints: %s", sent.Body)
+	}
+}

@@ -27,7 +27,12 @@ type Request struct {
 	// RawSystem is the system field as sent (a string or a list of blocks).
 	RawSystem json.RawMessage
 	Messages  []llm.Message
-	Tools     []llm.ToolSpec
+	// Tools are the client tools; ServerTools the tools the provider runs
+	// (those with a "type", such as web_search_20250305), as sent.
+	Tools       []llm.ToolSpec
+	ServerTools []json.RawMessage
+	// ToolChoice is the tool_choice field as sent, nil when absent.
+	ToolChoice json.RawMessage
 	// MaxTokens is max_tokens, or for chat completions max_completion_tokens
 	// (max_tokens when that is absent).
 	MaxTokens int
@@ -52,12 +57,25 @@ func (r Request) AssistantTurns() int {
 }
 
 type requestJSON struct {
-	Model     string            `json:"model"`
-	System    json.RawMessage   `json:"system"`
-	Messages  []wireMessageJSON `json:"messages"`
-	Tools     []llm.ToolSpec    `json:"tools"`
-	MaxTokens int               `json:"max_tokens"`
-	Stream    bool              `json:"stream"`
+	Model      string            `json:"model"`
+	System     json.RawMessage   `json:"system"`
+	Messages   []wireMessageJSON `json:"messages"`
+	Tools      []json.RawMessage `json:"tools"`
+	ToolChoice json.RawMessage   `json:"tool_choice"`
+	MaxTokens  int               `json:"max_tokens"`
+	Stream     bool              `json:"stream"`
+}
+
+// toolJSON is what tells a server tool from a client tool.
+type toolJSON struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+}
+
+// toolChoiceJSON is the part of tool_choice the checks read.
+type toolChoiceJSON struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
 }
 
 type wireMessageJSON struct {
@@ -71,8 +89,23 @@ func (r *Request) parseBody() error {
 	if err := json.Unmarshal(r.Body, &body); err != nil {
 		return fmt.Errorf("parse request body: %w", err)
 	}
-	r.Model, r.RawSystem, r.Tools, r.MaxTokens, r.Stream =
-		body.Model, body.System, body.Tools, body.MaxTokens, body.Stream
+	r.Model, r.RawSystem, r.ToolChoice, r.MaxTokens, r.Stream =
+		body.Model, body.System, body.ToolChoice, body.MaxTokens, body.Stream
+	for i, raw := range body.Tools {
+		var kind toolJSON
+		if err := json.Unmarshal(raw, &kind); err != nil {
+			return fmt.Errorf("parse tools[%d]: %w", i, err)
+		}
+		if kind.Type != "" && kind.Type != "custom" {
+			r.ServerTools = append(r.ServerTools, raw)
+			continue
+		}
+		var spec llm.ToolSpec
+		if err := json.Unmarshal(raw, &spec); err != nil {
+			return fmt.Errorf("parse tools[%d]: %w", i, err)
+		}
+		r.Tools = append(r.Tools, spec)
+	}
 	system, err := systemText(body.System)
 	if err != nil {
 		return err
@@ -135,7 +168,41 @@ func checkRequest(r Request) []string {
 	if !r.Stream {
 		v = append(v, "stream: llmtest serves only streaming requests (stream: true)")
 	}
+	v = append(v, checkToolChoice(r)...)
 	return append(v, checkToolPairs(r.Messages)...)
+}
+
+// checkToolChoice checks that a tool_choice naming a tool names one the
+// request offers, client or server tool.
+func checkToolChoice(r Request) []string {
+	if len(r.ToolChoice) == 0 || string(r.ToolChoice) == "null" {
+		return nil
+	}
+	var choice toolChoiceJSON
+	if err := json.Unmarshal(r.ToolChoice, &choice); err != nil {
+		return []string{fmt.Sprintf("tool_choice: %v", err)}
+	}
+	switch choice.Type {
+	case "auto", "any", "none":
+		return nil
+	case "tool":
+	default:
+		return []string{fmt.Sprintf("tool_choice.type: %q is not auto, any, tool or none", choice.Type)}
+	}
+	names := map[string]bool{}
+	for _, t := range r.Tools {
+		names[t.Name] = true
+	}
+	for _, raw := range r.ServerTools {
+		var t toolJSON
+		if json.Unmarshal(raw, &t) == nil {
+			names[t.Name] = true
+		}
+	}
+	if !names[choice.Name] {
+		return []string{fmt.Sprintf("tool_choice: tool %q is not among the request's tools", choice.Name)}
+	}
+	return nil
 }
 
 // checkToolPairs checks that every tool_use of an assistant message has exactly

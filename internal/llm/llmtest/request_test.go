@@ -58,6 +58,9 @@ func TestInvalidRequestsAreRejected(t *testing.T) {
 		{"no model", `{"max_tokens":5,"stream":true,"messages":[{"role":"user","content":"x"}]}`, "model: field required"},
 		{"no max_tokens", `{"model":"m","stream":true,"messages":[{"role":"user","content":"x"}]}`, "max_tokens: must be positive"},
 		{"no messages", `{"model":"m","max_tokens":5,"stream":true,"messages":[]}`, "at least one message"},
+		{"forced tool not offered", `{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"x"}],` +
+			`"tools":[{"name":"Read","input_schema":{}}],"tool_choice":{"type":"tool","name":"web_search"}}`, "is not among the request"},
+		{"unknown tool_choice type", `{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"x"}],"tool_choice":{"type":"some"}}`, "tool_choice.type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,5 +83,24 @@ func TestInvalidRequestsAreRejected(t *testing.T) {
 				t.Errorf("recorded %+v, pending %d", reqs, srv.Pending())
 			}
 		})
+	}
+}
+
+// TestServerToolsAreToldFromClientTools proves that a request's server tools
+// (web_search_20250305) are kept apart from its client tools, and that a
+// tool_choice may force a server tool.
+func TestServerToolsAreToldFromClientTools(t *testing.T) {
+	srv := New(t)
+	srv.Push(Turn{Blocks: []llm.ContentBlock{Text("ok")}})
+	b := `{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"x"}],` +
+		`"tools":[{"name":"Read","input_schema":{"type":"object"}},{"type":"web_search_20250305","name":"web_search","max_uses":8}],` +
+		`"tool_choice":{"type":"tool","name":"web_search"}}`
+	resp := post(t, context.Background(), srv.URL, "/v1/messages", []byte(b))
+	io.Copy(io.Discard, resp.Body)
+	req := srv.Requests()[0]
+	if len(req.Tools) != 1 || req.Tools[0].Name != "Read" || len(req.ServerTools) != 1 ||
+		string(req.ServerTools[0]) != `{"type":"web_search_20250305","name":"web_search","max_uses":8}` ||
+		string(req.ToolChoice) != `{"type":"tool","name":"web_search"}` {
+		t.Errorf("tools %+v, server tools %s, tool_choice %s", req.Tools, req.ServerTools, req.ToolChoice)
 	}
 }

@@ -10,7 +10,9 @@
 //
 // A turn can be preceded by faults (HTTP errors with retry headers, a connection
 // cut mid-stream, a malformed event, an error event, a hang), served one per
-// request before the turn itself. Every request is recorded with its parsed body
+// request before the turn itself. A Messages API turn may also hold the blocks
+// of the API's server-side web search (ServerToolUse, WebSearchResult), which
+// the other APIs leave out. Every request is recorded with its parsed body
 // and checked against the rules of its API, among them the pairing of tool calls
 // and results (a tool_use and its tool_result; a tool_call and its tool message;
 // a function_call and its function_call_output);
@@ -115,8 +117,9 @@ func (s *Server) Close() {
 }
 
 // Push appends turns to the script. It panics on a turn that cannot be served
-// (a block of another kind than text, thinking, redacted_thinking, tool_use, or
-// a fault that sets no kind or several), since that is a mistake in the test.
+// (a block of another kind than text, thinking, redacted_thinking, tool_use,
+// server_tool_use or web_search_tool_result, or a fault that sets no kind or
+// several), since that is a mistake in the test.
 func (s *Server) Push(turns ...Turn) {
 	for i, t := range turns {
 		if err := t.validate(); err != nil {

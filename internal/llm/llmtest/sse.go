@@ -207,12 +207,15 @@ func blockEvents(index int, b llm.ContentBlock) []event {
 		events = append(events, deltaEvent(signatureDeltaJSON{"signature_delta", b.Signature}))
 	case llm.BlockRedactedThinking:
 		events = append(events, startEvent(redactedStartJSON{"redacted_thinking", b.Data}))
-	case llm.BlockToolUse:
-		events = append(events, startEvent(toolUseStartJSON{Type: "tool_use", ID: b.ID, Name: b.Name}))
+	case llm.BlockToolUse, llm.BlockServerToolUse:
+		events = append(events, startEvent(toolUseStartJSON{Type: string(b.Type), ID: b.ID, Name: b.Name}))
 		events = append(events, deltaEvent(inputJSONDeltaJSON{"input_json_delta", ""}))
 		for _, c := range chunks(string(b.Input), jsonChunk) {
 			events = append(events, deltaEvent(inputJSONDeltaJSON{"input_json_delta", c}))
 		}
+	case llm.BlockWebSearchResult:
+		// The API sends the whole result in its start event, with no delta.
+		events = append(events, startEvent(b))
 	default:
 		panic("llmtest: a turn cannot hold a " + string(b.Type) + " block")
 	}

@@ -75,23 +75,56 @@ func Thinking(text, signature string) llm.ContentBlock {
 	return llm.ContentBlock{Type: llm.BlockThinking, Thinking: text, Signature: signature}
 }
 
+// ServerToolUse returns a server_tool_use block: the model calling a tool the
+// provider runs, such as "web_search"; an empty id is generated when served,
+// and inputJSON is streamed verbatim.
+func ServerToolUse(id, name, inputJSON string) llm.ContentBlock {
+	return llm.ContentBlock{Type: llm.BlockServerToolUse, ID: id, Name: name, Input: json.RawMessage(inputJSON)}
+}
+
+// WebSearchResult returns the web_search_tool_result answering the
+// server_tool_use toolUseID ("" answers the one just before it) with hits.
+func WebSearchResult(toolUseID string, hits ...llm.SearchResult) llm.ContentBlock {
+	if hits == nil {
+		hits = []llm.SearchResult{}
+	}
+	return llm.ContentBlock{Type: llm.BlockWebSearchResult, ToolUseID: toolUseID, SearchResults: hits}
+}
+
+// WebSearchError returns a web_search_tool_result reporting a failed search
+// with the API's error code, such as "max_uses_exceeded".
+func WebSearchError(toolUseID, code string) llm.ContentBlock {
+	return llm.ContentBlock{Type: llm.BlockWebSearchResult, ToolUseID: toolUseID, SearchError: code}
+}
+
 // RedactedThinking returns a redacted_thinking block with its opaque data.
 func RedactedThinking(data string) llm.ContentBlock {
 	return llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: data}
 }
 
 // resolved returns the turn as served at position index of its script: defaults
-// filled in and tool_use ids generated with idPrefix.
+// filled in, tool_use ids generated with idPrefix (server_tool_use ids with
+// "srv" before it), and a web_search_tool_result without an id answering the
+// server_tool_use before it.
 func (t Turn) resolved(index int, requestModel, idPrefix string) Turn {
 	out := t
 	out.Blocks = make([]llm.ContentBlock, len(t.Blocks))
 	hasToolUse := false
+	lastServerUse := ""
 	for i, b := range t.Blocks {
-		if b.Type == llm.BlockToolUse {
+		switch {
+		case b.Type == llm.BlockToolUse:
 			hasToolUse = true
 			if b.ID == "" {
 				b.ID = fmt.Sprintf("%s_llmtest_%d_%d", idPrefix, index, i)
 			}
+		case b.Type == llm.BlockServerToolUse:
+			if b.ID == "" {
+				b.ID = fmt.Sprintf("srv%s_llmtest_%d_%d", idPrefix, index, i)
+			}
+			lastServerUse = b.ID
+		case b.Type == llm.BlockWebSearchResult && b.ToolUseID == "":
+			b.ToolUseID = lastServerUse
 		}
 		out.Blocks[i] = b
 	}
@@ -168,7 +201,8 @@ func (f Fault) validate() error {
 func (t Turn) validate() error {
 	for i, b := range t.Blocks {
 		switch b.Type {
-		case llm.BlockText, llm.BlockThinking, llm.BlockRedactedThinking, llm.BlockToolUse:
+		case llm.BlockText, llm.BlockThinking, llm.BlockRedactedThinking, llm.BlockToolUse,
+			llm.BlockServerToolUse, llm.BlockWebSearchResult:
 		default:
 			return fmt.Errorf("block %d: a turn cannot hold a %q block", i, b.Type)
 		}

@@ -67,10 +67,14 @@ type functionJSON struct {
 
 // buildBody translates a request into a streaming chat completions body that
 // asks for usage. The system prompt is the first message; thinking blocks
-// have no place in the API and are left out; ThinkingBudget is not sent.
+// have no place in the API and are left out; ThinkingBudget is not sent;
+// a request for the provider's web search or a forced tool is refused.
 func buildBody(req llm.Request) ([]byte, error) {
 	if req.Model == "" {
 		return nil, fmt.Errorf("openai: no model: name one with --model")
+	}
+	if req.WebSearch != nil || req.ToolChoice != "" {
+		return nil, fmt.Errorf("openai: chat completions have no server-side web search and no forced tool choice")
 	}
 	body := requestJSON{
 		Model: req.Model, MaxCompletionTokens: max(0, req.MaxTokens),

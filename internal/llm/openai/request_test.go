@@ -63,6 +63,7 @@ func TestBuildBodyErrors(t *testing.T) {
 			{Type: llm.BlockToolUse, ID: "c", Name: "T", Input: json.RawMessage(`{"a":`)}}}}}, "messages[0]: tool_use c: input is not valid JSON"},
 		{"url image", llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{
 			{Type: llm.BlockImage, Source: &llm.ImageSource{Type: "url", Data: "https://x"}}}}}}, "only base64"},
+		{"server web search", llm.Request{Model: "m", WebSearch: &llm.WebSearch{MaxUses: 8}}, "no server-side web search"},
 	}
 	for _, tt := range tests {
 		if _, err := buildBody(tt.req); err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -1,5 +1,11 @@
 package tool
 
+// What the agent loop offers tools through their session, beside the
+// session's own state: a runner of sub-agents for the Agent tool, a side
+// model for tools that ask the model a one-shot question (WebFetch,
+// WebSearch). The composition root hands them to the tools' packages, which
+// keep them in the session, so no tool imports the loop and the loop no tool.
+
 import (
 	"context"
 	"time"
@@ -48,9 +54,17 @@ type SubAgentReport struct {
 	Duration time.Duration
 }
 
-// SubAgentRunner runs a sub-agent to its end. The agent loop gives one to
-// each session that may start sub-agents, through what the composition root
-// wires (the Agent tool keeps it in the session), so the tool never imports the loop.
+// SubAgentRunner runs a sub-agent to its end; the loop gives one to each
+// session that may start sub-agents.
 type SubAgentRunner interface {
 	RunAgent(ctx context.Context, req SubAgentRequest) (SubAgentReport, error)
+}
+
+// SideModel runs a tool's one-shot request to the session's provider: no
+// client tools, no history, nothing of it in the conversation; its usage is
+// charged to the run, as a sub-agent's is.
+type SideModel interface {
+	// Ask sends req and returns the whole answer; a request that names no
+	// model goes to the session's.
+	Ask(ctx context.Context, req llm.Request) (llm.Message, error)
 }

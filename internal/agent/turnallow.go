@@ -1,0 +1,45 @@
+package agent
+
+import (
+	"slices"
+
+	"github.com/mini-claude/mini-claude/internal/permission"
+)
+
+// allowForTurn adds permission rules that hold until the running prompt's
+// turn ends: the allowed-tools of a command the user ran or of a skill a
+// tool loaded, as in Claude Code. Rules that do not parse are left out; they
+// were reported when the commands were loaded.
+func (a *Agent) allowForTurn(texts []string, source string) {
+	if len(texts) == 0 {
+		return
+	}
+	rules, _ := permission.ParseRuleList(texts, source)
+	base := a.opts.Env.Session.OriginalCwd()
+	for i := range rules {
+		rules[i].Base = base
+	}
+	a.turnMu.Lock()
+	a.turnAllow = append(a.turnAllow, rules...)
+	a.turnMu.Unlock()
+}
+
+// endTurnAllow drops the rules allowForTurn added.
+func (a *Agent) endTurnAllow() {
+	a.turnMu.Lock()
+	a.turnAllow = nil
+	a.turnMu.Unlock()
+}
+
+// permissions is the permission context calls are decided with: the
+// session's, with the rules the running turn allows.
+func (a *Agent) permissions() *permission.Context {
+	a.turnMu.Lock()
+	defer a.turnMu.Unlock()
+	if len(a.turnAllow) == 0 {
+		return a.opts.Permissions
+	}
+	c := *a.opts.Permissions
+	c.Allow = slices.Concat(c.Allow, a.turnAllow)
+	return &c
+}
