@@ -23,6 +23,10 @@ var ignored = []goleak.Option{
 	// second after the last deadline it was given, and offers no way to stop
 	// it. Its top frame is time.Sleep, hence IgnoreAnyFunction.
 	goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
+	// The input's cursor blinks through a command of the bubbles library
+	// that waits out the blink interval (530 ms) and cannot be cancelled
+	// from outside; it ends by itself that long after the UI has.
+	goleak.IgnoreTopFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
 }
 
 // VerifyTestMain runs the package's tests and fails them when a goroutine

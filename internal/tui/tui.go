@@ -122,16 +122,22 @@ func New(opts Options) *UI {
 }
 
 // Run shows the UI until the user leaves it; cancelling ctx leaves it too.
+// It returns once the turn, compaction or "!command" that was running has
+// ended: leaving the UI cancels them.
 func (u *UI) Run(ctx context.Context) error {
-	go func() {
-		<-ctx.Done()
+	quit := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(quit)
 		u.program.Quit()
-	}()
+	})
 	_, err := u.program.Run()
+	if !stop() {
+		<-quit
+	}
+	u.model.stopWork()
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return nil
 	}
-	u.model.interrupt()
 	return err
 }
 
