@@ -42,8 +42,9 @@ type Options struct {
 	// turns, on its own goroutine; ctx ends when the user presses Esc.
 	Compact func(ctx context.Context, instructions string) error
 	// Clear starts a new conversation, for /clear; called between turns. An
-	// error is shown; the conversation on screen is cleared only without one.
-	Clear func() error
+	// error is shown; the conversation on screen is cleared only without one,
+	// and then the warnings of opening the new one, "" when none, follow.
+	Clear func() (warnings string, err error)
 	// SetModel switches the model of the next turns, for /model; called
 	// between turns. Nil makes /model only show the model.
 	SetModel func(model string) error
@@ -167,19 +168,13 @@ func (u *UI) Ask(ctx context.Context, p permission.Prompt) (permission.Answer, e
 	}
 }
 
-// Notice shows a line of information in the conversation; it may be called
-// from any goroutine.
-func (u *UI) Notice(text string) {
-	u.program.Send(noticeMsg{text: text})
-}
-
 // Warn shows an error line in the conversation, such as an MCP server that
 // failed; it may be called from any goroutine.
 func (u *UI) Warn(text string) {
 	u.program.Send(noticeMsg{text: text, warning: true})
 }
 
-// noticeMsg carries a Notice, or a warning, into the program.
+// noticeMsg carries a line of information, or a warning, into the program.
 type noticeMsg struct {
 	text    string
 	warning bool
