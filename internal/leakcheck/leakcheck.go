@@ -6,6 +6,8 @@
 package leakcheck
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -43,4 +45,30 @@ func Ended(t testing.TB) {
 	t.Helper()
 	opts := append([]goleak.Option{goleak.IgnoreCurrent()}, ignored...)
 	t.Cleanup(func() { goleak.VerifyNone(t, opts...) })
+}
+
+// NotRunning fails the test when a goroutine is in one of the functions
+// named as stack traces name them ("example.com/pkg.(*T).method"), at this
+// instant and without retries: it shows that an owner waited for its
+// goroutines to return before it returned itself.
+func NotRunning(t testing.TB, funcs ...string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, line := range strings.Split(g, "\n") {
+			for _, fn := range funcs {
+				if strings.HasPrefix(line, fn+"(") {
+					t.Errorf("a goroutine is still in %s:\n%s", fn, g)
+				}
+			}
+		}
+	}
 }
