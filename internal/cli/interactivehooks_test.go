@@ -56,7 +56,8 @@ func uiSession(t *testing.T, hooksJSON string) (*interactive, string) {
 	return in, dir
 }
 
-// endHooksWithin calls endHooks and fails when it takes longer than d.
+// endHooksWithin calls endHooks and fails when it takes longer than d, or
+// returns before the goroutines running hooks have.
 func endHooksWithin(t *testing.T, in *interactive, d time.Duration) {
 	t.Helper()
 	start := time.Now()
@@ -64,6 +65,9 @@ func endHooksWithin(t *testing.T, in *interactive, d time.Duration) {
 	if took := time.Since(start); took > d {
 		t.Errorf("endHooks took %v, want under %v", took, d)
 	}
+	const cli = "github.com/mini-claude/mini-claude/internal/cli."
+	leakcheck.NotRunning(t, cli+"(*interactive).startSession.func1", cli+"(*interactive).endSession.func1",
+		cli+"(*interactive).notify.func1")
 }
 
 func TestEndHooksStopsTheBackgroundHooksOfTheUI(t *testing.T) {
