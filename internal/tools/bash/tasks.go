@@ -78,6 +78,9 @@ type manager struct {
 	groups    map[int]*shell.Process
 	leftovers []*shell.Process
 	closed    bool
+	// watchers counts the goroutines that watch the commands (watch); none
+	// is added once closed is set.
+	watchers sync.WaitGroup
 }
 
 type managerKey struct{}
@@ -117,7 +120,7 @@ func (m *manager) start(spec shell.Spec, command, description string, out *outpu
 	if background {
 		m.setBackground(t, limit)
 	}
-	go m.watch(t)
+	m.watchers.Go(func() { m.watch(t) })
 	return t, nil
 }
 
@@ -304,9 +307,7 @@ func (m *manager) close() {
 		wg.Go(proc.Close)
 	}
 	wg.Wait()
-	for _, t := range runningTasks {
-		<-t.done
-	}
+	m.watchers.Wait()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, t := range m.tasks {
