@@ -85,8 +85,6 @@ var recordedElsewhere = map[string]map[string]string{
 // leftOut says why a recorded input has no counterpart in the replay, or "".
 func leftOut(e recordedInput) string {
 	switch {
-	case e.run == "command":
-		return "the /greet run expands a custom slash command (.claude/commands/greet.md); mini-claude has none, so that run is not played"
 	case taskTool(e.input.get("tool_name").text()), taskTool(e.input.get("tool_calls").first().get("tool_name").text()):
 		return "mini-claude has TodoWrite in place of TaskCreate/TaskUpdate: those two calls are left out of the model's script"
 	case e.event == hooks.SubagentStop && e.input.get("agent_type").text() == "":
@@ -206,25 +204,29 @@ func uiCommand(t *testing.T, r *run, id, command, shown string) {
 	}
 }
 
-// testGoldenSession plays the recorded session: startup and --resume with a
-// prompt headless, then /compact and /clear in the UI opened with --resume.
+// testGoldenSession plays the recorded session: startup, --resume with a
+// prompt and --resume with the custom command /greet headless, then /compact and /clear in the UI opened with --resume.
 func testGoldenSession(t *testing.T) {
 	r := newRun(t)
 	log := newHookLog(t, r, []string{"Bash(exit 1)", "Edit", "Write"})
 	writeSettings(t, r.dir, "a.txt", "hello\n")
 	writeSettings(t, r.dir, "CLAUDE.md", "# Notes\n\nKeep answers short.\n")
+	writeSettings(t, r.dir, ".claude/commands/greet.md", "Say hello to $ARGUMENTS.\n")
 	r.trust(false)
 	recorded := readRecorded(t, goldenEventsDir)
 
 	startup := readRecordedStream(t, filepath.Join(goldenEventsDir, "stream", "startup.jsonl"), r.dir)
 	r.srv.Push(sessionTurns(t, startup, recorded)...)
 	r.srv.Push(recordedTurns(t, readRecordedStream(t, filepath.Join(goldenEventsDir, "stream", "resume.jsonl"), r.dir))...)
+	r.srv.Push(recordedTurns(t, readRecordedStream(t, filepath.Join(goldenEventsDir, "stream", "command.jsonl"), r.dir))...)
 	r.srv.Push(text(recordedOne(t, recorded, "PostCompact").get("compact_summary").text()))
 
 	id := headlessRun(t, r, "Run the hook session.")
 	log.endPhase("startup")
 	headlessRun(t, r, "Resume the hook session.", "--resume", id)
 	log.endPhase("resume")
+	headlessRun(t, r, "/greet world", "--resume", id)
+	log.endPhase("command")
 	uiCommand(t, r, id, "/compact", "Conversation compacted: ")
 	log.endPhase("compact")
 	uiCommand(t, r, id, "/clear", "Started a new conversation.")
