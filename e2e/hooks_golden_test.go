@@ -61,24 +61,35 @@ var notFired = map[string]string{
 }
 
 // recordedElsewhere are events of hooks.Events that a recording holds in
-// another folder than the one being compared, with where.
+// another folder than the one being compared, with where. Claude Code fired
+// none of them in the recording compared, so mini-claude must fire none in
+// its replay.
 var recordedElsewhere = map[string]map[string]string{
 	goldenEventsDir: {
 		"Notification": "fires only in the UI: compared in the tui subtest against events/tui/Notification.json",
 		"StopFailure":  "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
 	},
 	goldenResumeDir: {
-		"PreToolUse":         "the resumed session calls no tool: compared in the session subtest",
-		"PostToolUse":        "the resumed session calls no tool: compared in the session subtest",
-		"PostToolUseFailure": "the resumed session calls no tool: compared in the session subtest",
-		"Notification":       "fires only on a permission dialog or when idle: compared in the tui subtest",
-		"StopFailure":        "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
+		"PreToolUse":          "the resumed session calls no tool: compared in the session subtest",
+		"PostToolUse":         "the resumed session calls no tool: compared in the session subtest",
+		"PostToolUseFailure":  "the resumed session calls no tool: compared in the session subtest",
+		"Notification":        "fires only on a permission dialog or when idle: compared in the tui subtest",
+		"StopFailure":         "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
+		"PostToolBatch":       "the resumed session calls no tool: compared in the session and tui subtests",
+		"PermissionRequest":   "the resumed session calls no tool: compared in the session and tui subtests",
+		"SubagentStart":       "the resumed session starts no sub-agent (Claude Code's compaction sub-agent fires SubagentStop alone): compared in the session subtest",
+		"UserPromptExpansion": "the resumed session runs no custom command: compared in the session subtest",
+		"InstructionsLoaded":  "the resumed project has no CLAUDE.md: compared in the session subtest",
 	},
 	goldenTUIDir: {
-		"StopFailure":        "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
-		"PostToolUseFailure": "the recorded UI session has no failing call: compared in the session subtest",
-		"SubagentStop":       "the recorded UI session starts no sub-agent: compared in the session subtest",
-		"PreCompact":         "the recorded UI session does not compact: compared in the session subtest",
+		"StopFailure":         "fires when a turn ends on an API error, which the recorded session has none of (effects/stop_failure)",
+		"PostToolUseFailure":  "the recorded UI session has no failing call: compared in the session subtest",
+		"SubagentStop":        "the recorded UI session starts no sub-agent: compared in the session subtest",
+		"PreCompact":          "the recorded UI session does not compact: compared in the session subtest",
+		"PostCompact":         "the recorded UI session does not compact: compared in the session and resume subtests",
+		"SubagentStart":       "the recorded UI session starts no sub-agent: compared in the session subtest (events/SubagentStart.json)",
+		"UserPromptExpansion": "the recorded UI session runs no custom command: compared in the session subtest (events/UserPromptExpansion.json)",
+		"InstructionsLoaded":  "the recorded UI project has no CLAUDE.md: compared in the session subtest (events/InstructionsLoaded.json)",
 	},
 }
 
@@ -520,6 +531,19 @@ func (l *hookLog) waitFor(event string, n int) {
 	}
 }
 
+// count is the number of inputs of event logged in the phases.
+func (l *hookLog) count(event string) int {
+	n := 0
+	for _, p := range l.phases {
+		for _, in := range p.inputs {
+			if in.event == event {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // endPhase gives the inputs logged since the last phase to the recorded run
 // they replay.
 func (l *hookLog) endPhase(run string) {
@@ -553,6 +577,9 @@ func compareGolden(t *testing.T, dir string, recorded []recordedInput, log *hook
 		if !recordedEvents[event] {
 			if recordedElsewhere[dir][event] == "" {
 				t.Errorf("mini-claude fires %s, but %s has no %s.json and recordedElsewhere does not say where it is compared", event, dir, event)
+			}
+			if n := log.count(event); n > 0 {
+				t.Errorf("mini-claude ran %d %s hooks in the replay of %s, where Claude Code ran none", n, event, dir)
 			}
 			continue
 		}
