@@ -1,6 +1,6 @@
 module github.com/mini-claude/mini-claude
 
-go 1.26.8
+go 1.27.3
 
 require (
 	charm.land/bubbles/v2 v2.2.1
@@ -21,6 +21,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/yuin/goldmark v1.8.2
+	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v4 v4.0.0-rc.2
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.50.0

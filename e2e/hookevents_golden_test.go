@@ -176,11 +176,7 @@ func loggedStdin(t *testing.T, log string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]byte
-	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		out = append(out, line)
-	}
-	return out
+	return bytes.Split(bytes.TrimSpace(data), []byte("\n"))
 }
 
 // goldenRun is a run whose user settings log the stdin of events' hooks.

@@ -22,7 +22,7 @@ import (
 var eventStreamScenarios = map[string]int{
 	"permission_request_allow": 0, "permission_request_deny": 0, "permission_request_updated_input": 0,
 	"permission_request_exit2": 0, "permission_request_stdout": 0, "permission_request_write": 0,
-	"post_tool_batch_context":      0, "post_tool_batch_block": 0, "post_tool_batch_exit2": 0, "post_tool_batch_stdout": 0,
+	"post_tool_batch_context": 0, "post_tool_batch_block": 0, "post_tool_batch_exit2": 0, "post_tool_batch_stdout": 0,
 	"post_tool_batch_continue_false": 0, "post_tool_batch_two_calls": 0,
 	"subagent_start_context": 0, "subagent_start_stdout": 0, "subagent_start_exit2": 0, "subagent_start_system_message": 0,
 }
@@ -134,7 +134,9 @@ func TestAPermissionRequestHookThatInterruptsEndsTheRun(t *testing.T) {
 // parallel, so their lines may change places from one run to the next.
 func concurrentRuns(stream []map[string]any) []map[string]any {
 	out := slices.Clone(stream)
-	isRun := func(ev map[string]any) bool { return ev["subtype"] == "hook_started" || ev["subtype"] == "hook_response" }
+	isRun := func(ev map[string]any) bool {
+		return ev["subtype"] == "hook_started" || ev["subtype"] == "hook_response"
+	}
 	for i := 0; i < len(out); i++ {
 		j := i
 		for j < len(out) && isRun(out[j]) {

@@ -347,7 +347,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			return res
 		}
 		if a.hookInterrupt.Swap(false) {
-			res.Outcome, res.Err = Failed, errHookInterrupt
+			res.Outcome, res.Err = Failed, ErrHookInterrupt
 			return res
 		}
 		if stop != nil {

@@ -144,12 +144,16 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 	a.messages = []llm.Message{message}
 	a.edited = state.FilesEdited
 	a.reported, a.reportedLen = 0, 0
+	// Claude Code awaits the PostCompact hooks before it makes the compact
+	// boundary the user sees: a hook has run when the compaction shows. The
+	// duration, measured before them as in Claude Code, leaves them out.
+	took := time.Since(started)
+	a.postCompact(ctx, trigger, answer)
 	a.emit(Compacted{
 		UUID: uuid.NewString(), Trigger: trigger, PreTokens: before, PostTokens: a.contextTokens(),
 		Summary: summary, Message: message, State: state, MessagesSummarized: summarised,
-		Usage: usage, Duration: time.Since(started),
+		Usage: usage, Duration: took,
 	})
-	a.postCompact(ctx, trigger, answer)
 	return usage, nil
 }
 

@@ -8,7 +8,9 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
 	"github.com/mini-claude/mini-claude/internal/tools/edit"
+	"github.com/mini-claude/mini-claude/internal/tools/read"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
+	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
 func TestHooksGetTheInputAsTheToolValidatedIt(t *testing.T) {
@@ -45,6 +47,41 @@ func TestHooksGetTheInputAsTheToolValidatedIt(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := string(validatedInput(tt.tool, call.Input(), json.RawMessage(tt.sent))); got != tt.want {
+				t.Errorf("tool_input = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPostToolBatchGetsTheInputAsClaudeCodeKeepsItInTheMessage(t *testing.T) {
+	tests := []struct {
+		name       string
+		tool       tool.Tool
+		sent, want string
+	}{
+		{"Edit puts replace_all first, with its default", edit.Tool,
+			`{"file_path":"/p/a.txt","new_string":"b","old_string":"a"}`,
+			`{"replace_all":false,"file_path":"/p/a.txt","old_string":"a","new_string":"b"}`},
+		{"Bash has its command and description first", bash.Tool,
+			`{"timeout":"5000","description":"List","command":"ls"}`,
+			`{"command":"ls","description":"List","timeout":5000}`},
+		{"Write has file_path and content", write.Tool,
+			`{"content":"x\n","file_path":"/p/b.txt"}`,
+			`{"file_path":"/p/b.txt","content":"x\n"}`},
+		{"Read's offset sent as a string is the number read", read.Tool,
+			`{"offset":"3","file_path":"/p/a.txt"}`,
+			`{"offset":3,"file_path":"/p/a.txt"}`},
+		{"another tool keeps the order sent", subagent.Tool,
+			`{"description":"Read","prompt":"p","run_in_background":false,"subagent_type":"general-purpose"}`,
+			`{"description":"Read","prompt":"p","run_in_background":false,"subagent_type":"general-purpose"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call, err := tt.tool.Parse(json.RawMessage(tt.sent))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(messageInput(tt.tool, call.Input(), json.RawMessage(tt.sent))); got != tt.want {
 				t.Errorf("tool_input = %s, want %s", got, tt.want)
 			}
 		})

@@ -21,9 +21,13 @@ func (a *Agent) postToolBatch(ctx context.Context, calls []*pending, results []l
 	}
 	batch := make([]hooks.BatchCall, len(calls))
 	for i, p := range calls {
-		batch[i] = hooks.BatchCall{ToolName: p.use.Name, ToolInput: p.use.Input, ToolUseID: p.use.ID, ToolResponse: modelContent(results[i])}
-		if p.call != nil {
-			batch[i].ToolName, batch[i].ToolInput = p.call.Tool().Name(), validatedInput(p.call.Tool(), p.call.Input(), p.input)
+		batch[i] = hooks.BatchCall{ToolName: p.use.Name, ToolInput: emptyObject(p.use.Input), ToolUseID: p.use.ID, ToolResponse: modelContent(results[i])}
+		if p.call == nil {
+			continue
+		}
+		batch[i].ToolName = p.call.Tool().Name()
+		if sent, err := p.call.Tool().Parse(p.use.Input); err == nil {
+			batch[i].ToolInput = messageInput(p.call.Tool(), sent.Input(), p.use.Input)
 		}
 	}
 	o := a.runHooks(ctx, hooks.PostToolBatch, "", hooks.PostToolBatchInput{Common: a.hookCommon(hooks.PostToolBatch, true), ToolCalls: batch})

@@ -180,3 +180,31 @@ func TestStopFailureRunsInPlaceOfStopWhenTheTurnEndsOnAnAPIError(t *testing.T) {
 		t.Error("the hook matching server_error ran for a 400")
 	}
 }
+
+func TestPostCompactHooksHaveRunWhenTheCompactionShows(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Here is the plan.")}},
+		llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("<summary>\nWe planned the API.\n</summary>")}})
+	ran := false
+	a := h.agent(t, func(o *agent.Options) {
+		o.CompactThreshold = -1
+		withHooks(h.cwd, [3]string{hooks.PostCompact, "", "touch post-compact"})(o)
+		inner := o.OnEvent
+		o.OnEvent = func(e agent.Event) {
+			if _, ok := e.(agent.Compacted); ok {
+				_, err := os.Stat(filepath.Join(h.cwd, "post-compact"))
+				ran = err == nil
+			}
+			if inner != nil {
+				inner(e)
+			}
+		}
+	})
+	a.Run(context.Background(), "plan the API")
+	if err := a.Compact(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if !ran {
+		t.Error("the PostCompact hook had not run when Compacted was emitted; Claude Code awaits it before showing the compaction")
+	}
+}

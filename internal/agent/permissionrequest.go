@@ -10,9 +10,9 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
-// errHookInterrupt ends a run whose PermissionRequest hook denied a call
+// ErrHookInterrupt ends a run whose PermissionRequest hook denied a call
 // with "interrupt": true.
-var errHookInterrupt = errors.New("a PermissionRequest hook refused a call and interrupted the turn")
+var ErrHookInterrupt = errors.New("a PermissionRequest hook refused a call and interrupted the turn")
 
 // rejectedText is what the model is told of a call a PermissionRequest hook
 // refused while interrupting the turn, in Claude Code's words.

@@ -134,6 +134,9 @@ func exitFor(res agent.Result, p Provider, getenv func(string) string) error {
 		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; the request failed after retries, %s", res.Err, serverHint(p, getenv))}
 	case errors.As(res.Err, &apiErr):
 		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; %s", res.Err, serverHint(p, getenv))}
+	case errors.Is(res.Err, agent.ErrHookInterrupt):
+		// As Claude Code: the result (or "Execution error" in text) says it all.
+		return &ExitError{Code: ExitFailed}
 	case errors.Is(res.Err, agent.ErrLoop):
 		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("stopped: %w; rephrase the task or check the tool it keeps calling", res.Err)}
 	}

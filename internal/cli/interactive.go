@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
@@ -56,7 +57,9 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	servers := mcp.Start(s.mcpServers, mcpLimits(f.Getenv, s.passEnv))
 	defer servers.Close()
-	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state, ctx: ctx}
+	hooksCtx, stopHooks := context.WithCancel(ctx)
+	defer stopHooks()
+	in := &interactive{s: s, opts: opts, client: client, servers: servers, state: state, ctx: hooksCtx, stopHooks: stopHooks}
 	defer func() { in.conv.close() }()
 	in.ui = tui.New(tui.Options{
 		Model: s.model, Cwd: s.cwd, Permissions: s.perm, ContextWindow: llm.ContextWindow,
@@ -96,6 +99,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 	if in.ui.LeftByUser() {
 		reason = "prompt_input_exit"
 	}
+	in.endHooks()
 	instructionsRan()
 	in.endSession(reason)
 	return err
@@ -112,8 +116,13 @@ type interactive struct {
 	ui      *tui.UI
 	conv    *conversation
 	agent   *agent.Agent
-	// ctx is the session's: its hooks stop with it.
-	ctx context.Context
+	// ctx is the session's: the hooks run in the background stop with it,
+	// or when stopHooks is called once the UI has ended.
+	ctx       context.Context
+	stopHooks context.CancelFunc
+	// hooksRunning counts the hooks run in the background: SessionStart,
+	// Notification, and the SessionEnd of a /clear.
+	hooksRunning sync.WaitGroup
 	// started is closed once the conversation's SessionStart hooks ran.
 	started chan struct{}
 }
@@ -126,23 +135,21 @@ func (in *interactive) use(conv *conversation) {
 	in.agent = agent.New(agentOpts)
 }
 
-// clear starts a new conversation, with a transcript of its own, for /clear.
-func (in *interactive) clear() error {
+// clear starts a new conversation, with a transcript of its own, for /clear,
+// and returns what opening it warned about for the UI to show.
+func (in *interactive) clear() (string, error) {
 	fresh := *in.opts
 	fresh.Continue, fresh.Resume, fresh.SessionID, fresh.ForkSession = false, "", "", false
 	var warnings strings.Builder
 	conv, err := openConversation(&fresh, in.s, in.state, &warnings)
 	if err != nil {
-		return err
+		return "", err
 	}
 	in.endSession("clear")
 	in.conv.close()
 	in.use(conv)
 	in.startSession("clear")
-	if w := strings.TrimSpace(warnings.String()); w != "" {
-		go in.ui.Notice(w)
-	}
-	return nil
+	return strings.TrimSpace(warnings.String()), nil
 }
 
 // resume replaces the conversation with the session id's, as -r id does,

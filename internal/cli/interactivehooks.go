@@ -45,10 +45,10 @@ func (in *interactive) startSession(source string) {
 	if source == "startup" {
 		input.Model = in.s.model
 	}
-	go func() {
+	in.hooksRunning.Go(func() {
 		defer close(started)
 		a.SetStartContext(in.s.sessionStartWith(in.ctx, input, nil, in.ui.OnEvent))
-	}()
+	})
 }
 
 // endSession runs the SessionEnd hooks of the current conversation: reason
@@ -70,7 +70,17 @@ func (in *interactive) endSession(reason string) {
 		in.s.hooks.Run(context.Background(), hooks.SessionEnd, reason, input)
 		return
 	}
-	go in.s.hooks.Run(context.Background(), hooks.SessionEnd, reason, input, observe(in.ui.OnEvent))
+	in.hooksRunning.Go(func() {
+		in.s.hooks.Run(context.Background(), hooks.SessionEnd, reason, input, observe(in.ui.OnEvent))
+	})
+}
+
+// endHooks, once the UI has ended, stops the SessionStart and Notification
+// hooks still running and waits for them, and for the SessionEnd hooks of a
+// /clear, which run to their end as they would have in the session.
+func (in *interactive) endHooks() {
+	in.stopHooks()
+	in.hooksRunning.Wait()
 }
 
 // run runs a prompt once the conversation's SessionStart hooks are done.
@@ -102,7 +112,7 @@ func (in *interactive) notify(message, kind string) {
 	common.PromptID = in.agent.PromptID()
 	input := hooks.NotificationInput{Common: common, Message: message, NotificationType: kind}
 	show := in.ui.OnEvent
-	go func() {
+	in.hooksRunning.Go(func() {
 		o := in.s.hooks.Run(in.ctx, hooks.Notification, kind, input, observe(show))
 		for _, m := range o.Messages {
 			show(agent.HookNotice{Level: "notice", Text: hooks.Name(hooks.Notification, kind) + " says: " + m, Event: hooks.Notification})
@@ -110,5 +120,5 @@ func (in *interactive) notify(message, kind string) {
 		for _, f := range o.Failures {
 			show(agent.HookNotice{Level: "error", Text: f.Describe(), Event: hooks.Notification})
 		}
-	}()
+	})
 }

@@ -324,8 +324,12 @@ func (p *printer) finishTurn(res agent.Result) {
 func (p *printer) finish(res agent.Result) {
 	switch p.format {
 	case formatText:
-		if res.Outcome == agent.Completed {
+		switch {
+		case res.Outcome == agent.Completed:
 			fmt.Fprintln(p.out, res.Text)
+		case errors.Is(res.Err, agent.ErrHookInterrupt):
+			// Claude Code's words for a turn a hook interrupted, without a newline.
+			fmt.Fprint(p.out, "Execution error")
 		}
 	case formatJSON, formatStreamJSON:
 		p.emit(p.resultEvent(res))
@@ -365,6 +369,9 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	case agent.Failed:
 		ev.Subtype, ev.IsError, ev.TerminalReason = "error_during_execution", true, "error"
 		var apiErr *llm.APIError
+		if errors.Is(res.Err, agent.ErrHookInterrupt) {
+			ev.TerminalReason = "aborted_tools"
+		}
 		if errors.As(res.Err, &apiErr) {
 			ev.TerminalReason = "api_error"
 			ev.APIErrorStatus = &apiErr.Status

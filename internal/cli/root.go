@@ -23,13 +23,19 @@ const (
 	ExitInterrupted = 130
 )
 
-// ExitError carries the exit code of a failure along with its one-line message.
+// ExitError carries the exit code of a failure along with its one-line message;
+// a nil Err is a failure the output has already told of, which adds no line.
 type ExitError struct {
 	Code int
 	Err  error
 }
 
-func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
 func (e *ExitError) Unwrap() error { return e.Err }
 
 func usageError(format string, args ...any) error {
@@ -156,9 +162,12 @@ func Main(ctx context.Context, f *Factory, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintln(f.IO.ErrOut, "Error:", err)
 	var exit *ExitError
-	if errors.As(err, &exit) {
+	if errors.As(err, &exit) && exit.Err == nil {
+		return exit.Code
+	}
+	fmt.Fprintln(f.IO.ErrOut, "Error:", err)
+	if exit != nil {
 		return exit.Code
 	}
 	return ExitUsage

@@ -82,7 +82,12 @@ type Manager struct {
 	// ctx ends when Close begins.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// wg counts the goroutines of the manager (the servers starting, the
+	// failure watchers), which Close waits for; closed, guarded by mu, says
+	// Close began, after which none is added.
 	wg     sync.WaitGroup
+	mu     sync.Mutex
+	closed bool
 }
 
 // Start begins connecting to every server in parallel and returns at once. A
@@ -127,14 +132,20 @@ func (m *Manager) Statuses() []Status {
 // WatchFailures calls report with the status of each server that fails, once
 // per server, as it fails: while starting or during the session, before the
 // call or after it. It returns at once; reports stop when ctx ends or Close
-// begins, and come one at a time from goroutines of their own.
+// begins, and come one at a time from goroutines of their own, which Close
+// waits for: no report runs once Close has returned.
 func (m *Manager) WatchFailures(ctx context.Context, report func(Status)) {
 	if m == nil {
 		return
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
 	var mu sync.Mutex
 	for _, c := range m.conns {
-		go func() {
+		m.wg.Go(func() {
 			select {
 			case <-c.failed:
 			case <-ctx.Done():
@@ -147,7 +158,7 @@ func (m *Manager) WatchFailures(ctx context.Context, report func(Status)) {
 			if ctx.Err() == nil && m.ctx.Err() == nil {
 				report(c.status())
 			}
-		}()
+		})
 	}
 }
 
@@ -173,11 +184,15 @@ func (m *Manager) Wait(ctx context.Context, d time.Duration) bool {
 
 // Close stops every server: connections still starting are abandoned, stdio
 // servers get their stdin closed and are killed with their process group if
-// they do not exit promptly.
+// they do not exit promptly. It returns once every goroutine of the manager
+// and of its servers has ended.
 func (m *Manager) Close() {
 	if m == nil {
 		return
 	}
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
 	m.cancel()
 	var stops sync.WaitGroup
 	for _, c := range m.conns {

@@ -56,6 +56,14 @@ type conn struct {
 	cmd     *exec.Cmd
 	// cancel ends the context a connected server's connection runs under.
 	cancel context.CancelFunc
+	// background counts the goroutines of a connected server (watch, and
+	// the refreshes after a tools/list_changed), which stop waits for;
+	// stopping ends, and stopped is set, when stop begins, after which none
+	// is added.
+	background sync.WaitGroup
+	stopping   context.Context
+	stopBegins context.CancelFunc
+	stopped    bool
 
 	progressMu sync.Mutex
 	progress   map[string]tool.Progress
@@ -65,8 +73,10 @@ type conn struct {
 }
 
 func newConn(cfg Server, limits Limits) *conn {
+	stopping, stopBegins := context.WithCancel(context.Background())
 	return &conn{cfg: cfg, limits: limits, stderr: &tailBuffer{}, settled: make(chan struct{}),
-		failed: make(chan struct{}), state: Pending, progress: map[string]tool.Progress{}}
+		failed: make(chan struct{}), stopping: stopping, stopBegins: stopBegins, state: Pending,
+		progress: map[string]tool.Progress{}}
 }
 
 // start connects and lists the server's tools within the start-up timeout,
@@ -99,7 +109,7 @@ func (c *conn) start(ctx context.Context) {
 		c.mu.Lock()
 		c.state, c.cancel = Connected, cancel
 		c.mu.Unlock()
-		go c.watch(session)
+		c.inBackground(func() { c.watch(session) })
 		return
 	case timedOut.Load():
 		c.fail(fmt.Sprintf("did not connect within %s (raise its \"timeout\" in milliseconds, or MCP_TIMEOUT)", timeout))
@@ -112,6 +122,16 @@ func (c *conn) start(ctx context.Context) {
 	}
 	cancel()
 	c.stop()
+}
+
+// inBackground runs fn on a goroutine that stop waits for, unless stop has
+// begun: then the server is going and fn has nothing to do.
+func (c *conn) inBackground(fn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.stopped {
+		c.background.Go(fn)
+	}
 }
 
 // watch marks a connected server failed, and withdraws its tools, when its
@@ -181,7 +201,7 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mini-claude", Version: "1.0.0"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			go c.refreshAfterChange()
+			c.inBackground(c.refreshAfterChange)
 		},
 		ProgressNotificationHandler: c.onProgress,
 	})
@@ -271,10 +291,15 @@ func (c *conn) refresh(ctx context.Context) error {
 
 // refreshAfterChange answers notifications/tools/list_changed; a server that
 // cannot list its tools any more keeps the ones it had. A failure of the
-// whole connection meanwhile keeps its own, truer reason.
+// whole connection meanwhile keeps its own, truer reason. Stopping the
+// server ends the refresh.
 func (c *conn) refreshAfterChange() {
-	<-c.settled
-	ctx, cancel := context.WithTimeout(context.Background(), c.startupTimeout())
+	select {
+	case <-c.settled:
+	case <-c.stopping.Done():
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.stopping, c.startupTimeout())
 	defer cancel()
 	if err := c.refresh(ctx); err != nil {
 		c.mu.Lock()
@@ -339,12 +364,16 @@ func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClient
 }
 
 // stop ends the connection; a stdio server's whole process group is killed
-// if it is still there once the session is closed.
+// if it is still there once the session is closed. It returns once the
+// server's goroutines have ended.
 func (c *conn) stop() {
 	c.mu.Lock()
 	session, cmd, cancel := c.session, c.cmd, c.cancel
 	c.session = nil
+	c.stopped = true
 	c.mu.Unlock()
+	c.stopBegins()
+	defer c.background.Wait()
 	if session != nil {
 		_ = session.Close()
 	}

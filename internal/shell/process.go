@@ -11,7 +11,7 @@ const TerminateGrace = 500 * time.Millisecond
 
 // Terminate stops the command and everything it started: SIGTERM to its
 // process group and session, then, after grace or as soon as none of them
-// runs, SIGKILL to whatever is left. It returns when bash has exited.
+// runs, SIGKILL to whatever is left. It returns as Kill does.
 func (p *Process) Terminate(grace time.Duration) {
 	pids := signalSession(syscall.SIGTERM, p.pid)
 	deadline := time.NewTimer(grace)
@@ -30,10 +30,31 @@ wait:
 }
 
 // Kill sends SIGKILL to the command's process group and to every process left
-// in its session, such as `sleep 1000 &`, and returns when bash has exited.
+// in its session, such as `sleep 1000 &`, then closes the Process.
 func (p *Process) Kill() {
 	KillGroups(p.pid)
-	<-p.exited
+	p.Close()
+}
+
+// Close waits for bash to exit and its output to settle, stops copying the
+// output of processes it left running (from then on they get an error when
+// they write to it), and returns once the goroutines of the Process have
+// ended. It sends no signal.
+func (p *Process) Close() {
+	<-p.done
+	_ = p.outRead.Close()
+	<-p.copied
+}
+
+// Copying reports whether the output is still being copied: bash, or a
+// process it left running, holds it open, and Close has not been called.
+func (p *Process) Copying() bool {
+	select {
+	case <-p.copied:
+		return false
+	default:
+		return true
+	}
 }
 
 // KillGroups sends SIGKILL to the process groups and sessions led by pids:

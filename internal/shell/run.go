@@ -61,6 +61,10 @@ type Process struct {
 	cmd     *exec.Cmd
 	pid     int
 	cwdRead *os.File
+	// outRead is the read end of the output pipe; copied is closed when
+	// the copy from it has ended.
+	outRead *os.File
+	copied  chan struct{}
 	exited  chan struct{}
 	done    chan struct{}
 	// mu guards out, which the copier writes to until the output is settled.
@@ -165,11 +169,10 @@ func (l *launch) start() (*Process, error) {
 		cwdRead.Close()
 		return nil, startError(l.spec.Dir, err)
 	}
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, cwdRead: cwdRead, out: l.spec.Output,
-		exited: make(chan struct{}), done: make(chan struct{})}
-	copied := make(chan struct{})
-	go p.copyOutput(outRead, copied)
-	go p.wait(copied)
+	p := &Process{cmd: cmd, pid: cmd.Process.Pid, cwdRead: cwdRead, out: l.spec.Output, outRead: outRead,
+		copied: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
+	go p.copyOutput()
+	go p.wait()
 	return p, nil
 }
 
@@ -183,14 +186,14 @@ func startError(dir string, err error) error {
 }
 
 // copyOutput copies the merged output until every holder of the pipe has
-// closed it; once the output is settled it keeps draining into nothing, so a
-// child left running never blocks on a full pipe.
-func (p *Process) copyOutput(r *os.File, copied chan<- struct{}) {
-	defer r.Close()
-	defer close(copied)
+// closed it, or Kill closes it; once the output is settled it keeps draining
+// into nothing, so a child left running never blocks on a full pipe.
+func (p *Process) copyOutput() {
+	defer p.outRead.Close()
+	defer close(p.copied)
 	buf := make([]byte, 256<<10)
 	for {
-		n, err := r.Read(buf)
+		n, err := p.outRead.Read(buf)
 		if n > 0 {
 			p.mu.Lock()
 			_, _ = p.out.Write(buf[:n])
@@ -204,7 +207,7 @@ func (p *Process) copyOutput(r *os.File, copied chan<- struct{}) {
 
 // wait reaps bash, reads the directory it reported, and marks the output
 // settled when the pipe closes or settleTime after the exit, whichever is first.
-func (p *Process) wait(copied <-chan struct{}) {
+func (p *Process) wait() {
 	err := p.cmd.Wait()
 	exit := exitOf(p.cmd.ProcessState, err)
 	exit.Dir = readDir(p.cwdRead)
@@ -212,7 +215,7 @@ func (p *Process) wait(copied <-chan struct{}) {
 	p.exit = exit
 	close(p.exited)
 	select {
-	case <-copied:
+	case <-p.copied:
 	case <-time.After(settleTime):
 	}
 	p.mu.Lock()

@@ -132,7 +132,8 @@ func TestWithoutAHomeNothingIsTrustedOrSaved(t *testing.T) {
 func TestGateHoldsBackEverythingOfAnUntrustedFolderOnce(t *testing.T) {
 	g := NewGate(false)
 	server := Item{Kind: KindMCPServer, Name: "db", Detail: "node server.js", Source: ".mcp.json"}
-	if g.Admit(server) || g.Admit(server) {
+	first, second := g.Admit(server), g.Admit(server)
+	if first || second {
 		t.Error("an untrusted folder's server was admitted")
 	}
 	if held := g.Held(); len(held) != 1 || held[0] != server {

@@ -120,8 +120,10 @@ func (m *model) cmdHelp(string) tea.Cmd {
 }
 
 func (m *model) cmdClear(string) tea.Cmd {
+	warnings := ""
 	if m.opts.Clear != nil {
-		if err := m.opts.Clear(); err != nil {
+		var err error
+		if warnings, err = m.opts.Clear(); err != nil {
 			m.conv.add(&block{kind: blockError, text: "A new conversation was not started: " + err.Error()})
 			return nil
 		}
@@ -129,6 +131,9 @@ func (m *model) cmdClear(string) tea.Cmd {
 	m.conv.clear()
 	m.ctxUsed = 0
 	m.info("Started a new conversation.")
+	if warnings != "" {
+		m.info(warnings)
+	}
 	return nil
 }
 

@@ -67,10 +67,10 @@ func (m *model) cmdCompact(instructions string) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turn = &turnState{cancel: cancel, started: time.Now(), compacting: true}
 	compact := m.opts.Compact
-	return tea.Batch(tick(), func() tea.Msg {
+	return tea.Batch(tick(), m.work.cmd(func() tea.Msg {
 		defer cancel()
 		return compactDoneMsg{err: compact(ctx, instructions)}
-	})
+	}))
 }
 
 func (m *model) compactDone(err error) {
@@ -105,11 +105,11 @@ func (m *model) deliverReports() tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turn = &turnState{cancel: cancel, started: time.Now()}
 	runNotices := m.opts.RunNotices
-	return tea.Batch(tick(), func() tea.Msg {
+	return tea.Batch(tick(), m.work.cmd(func() tea.Msg {
 		defer cancel()
 		res, _ := runNotices(ctx)
 		return turnDoneMsg{result: res}
-	})
+	}))
 }
 
 // displayPath shows a path relative to the session's directory when it lies

@@ -39,6 +39,9 @@ type model struct {
 
 	// turn is the running turn, nil between turns.
 	turn *turnState
+	// work counts the turns, compactions and "!command"s running off the
+	// program's goroutine.
+	work work
 	// mode is the permission mode the next turn runs in.
 	mode permission.Mode
 	// subAgents names the running sub-agents by id, for their finish line.
@@ -166,6 +169,16 @@ func (m *model) interrupt() {
 	if m.turn != nil {
 		m.turn.cancel()
 	}
+}
+
+// stopWork, once the program has ended, cancels the running turn and
+// "!command" and returns when the work the UI started is done.
+func (m *model) stopWork() {
+	m.interrupt()
+	if m.shellCancel != nil {
+		m.shellCancel()
+	}
+	m.work.wait()
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -412,10 +425,10 @@ func (m *model) startTurn(prompt string) tea.Cmd {
 	m.turn = &turnState{cancel: cancel, started: time.Now(), prompt: prompt, userBlock: user}
 	m.notifyGen++
 	run := m.opts.Run
-	return tea.Batch(tick(), func() tea.Msg {
+	return tea.Batch(tick(), m.work.cmd(func() tea.Msg {
 		defer cancel()
 		return turnDoneMsg{result: run(ctx, prompt)}
-	})
+	}))
 }
 
 func (m *model) turnDone(res agent.Result) {

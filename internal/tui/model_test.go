@@ -434,3 +434,15 @@ func TestShellCommandGetsOnlyPassedCredentials(t *testing.T) {
 		})
 	}
 }
+
+func TestClearShowsTheWarningsOfTheNewConversationAfterIt(t *testing.T) {
+	warning := "The session's settings could not be read: bad JSON."
+	m := testModel(t, Options{Clear: func() (string, error) { return warning, nil }})
+	m.info("An old line.")
+	typeText(m, "/clear")
+	press(m, "enter")
+	shot := strings.Join(strings.Fields(screenOf(m)), " ")
+	if strings.Contains(shot, "An old line.") || !strings.Contains(shot, "Started a new conversation. "+warning) {
+		t.Fatalf("the screen is not the new conversation followed by its warning:\n%s", shot)
+	}
+}

@@ -41,7 +41,7 @@ func (m *model) shell(command string) tea.Cmd {
 	dir, env := m.opts.Cwd, credentials.ChildEnv(os.Environ(), m.opts.PassEnv)
 	ctx, cancel := context.WithTimeout(context.Background(), shellTimeout)
 	m.shellCancel = cancel
-	return func() tea.Msg {
+	return m.work.cmd(func() tea.Msg {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "bash", "-c", command)
 		cmd.Dir, cmd.Env = dir, env
@@ -62,5 +62,5 @@ func (m *model) shell(command string) tea.Cmd {
 			text += err.Error()
 		}
 		return shellDoneMsg{command: command, output: text, failed: err != nil}
-	}
+	})
 }

@@ -46,8 +46,9 @@ type Options struct {
 	// turns, on its own goroutine; ctx ends when the user presses Esc.
 	Compact func(ctx context.Context, instructions string) error
 	// Clear starts a new conversation, for /clear; called between turns. An
-	// error is shown; the conversation on screen is cleared only without one.
-	Clear func() error
+	// error is shown; the conversation on screen is cleared only without one,
+	// and then the warnings of opening the new one, "" when none, follow.
+	Clear func() (warnings string, err error)
 	// SetModel switches the model of the next turns, for /model; called
 	// between turns. Nil makes /model only show the model.
 	SetModel func(model string) error
@@ -126,16 +127,22 @@ func New(opts Options) *UI {
 }
 
 // Run shows the UI until the user leaves it; cancelling ctx leaves it too.
+// It returns once the turn, compaction or "!command" that was running has
+// ended: leaving the UI cancels them.
 func (u *UI) Run(ctx context.Context) error {
-	go func() {
-		<-ctx.Done()
+	quit := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(quit)
 		u.program.Quit()
-	}()
+	})
 	_, err := u.program.Run()
+	if !stop() {
+		<-quit
+	}
+	u.model.stopWork()
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return nil
 	}
-	u.model.interrupt()
 	return err
 }
 
@@ -165,19 +172,13 @@ func (u *UI) Ask(ctx context.Context, p permission.Prompt) (permission.Answer, e
 	}
 }
 
-// Notice shows a line of information in the conversation; it may be called
-// from any goroutine.
-func (u *UI) Notice(text string) {
-	u.program.Send(noticeMsg{text: text})
-}
-
 // Warn shows an error line in the conversation, such as an MCP server that
 // failed; it may be called from any goroutine.
 func (u *UI) Warn(text string) {
 	u.program.Send(noticeMsg{text: text, warning: true})
 }
 
-// noticeMsg carries a Notice, or a warning, into the program.
+// noticeMsg carries a line of information, or a warning, into the program.
 type noticeMsg struct {
 	text    string
 	warning bool

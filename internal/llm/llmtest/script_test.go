@@ -1,7 +1,6 @@
 package llmtest
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -33,10 +32,8 @@ func TestLoadScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotJSON, _ := json.Marshal(got)
-	wantJSON, _ := json.Marshal(want)
-	if !reflect.DeepEqual(gotJSON, wantJSON) {
-		t.Errorf("turns:\n got %s\nwant %s", gotJSON, wantJSON)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("turns:\n got %+v\nwant %+v", got, want)
 	}
 }
 

@@ -64,16 +64,23 @@ func (t *task) label() string {
 
 // manager holds the session's commands: the background tasks by id, and
 // every process group started, so that closing the session kills them all,
-// including children a finished command left running (`sleep 1000 &`).
+// including children a finished command left running (`sleep 1000 &`), and
+// ends the copy of their output; a command whose group is gone but whose
+// output is still held open, by a process that left the group, is kept in
+// leftovers for its copy to be ended too.
 type manager struct {
 	session   *tool.Session
 	closeOnce sync.Once
 	noticed   sync.Once
 
-	mu     sync.Mutex
-	tasks  map[string]*task
-	groups map[int]bool
-	closed bool
+	mu        sync.Mutex
+	tasks     map[string]*task
+	groups    map[int]*shell.Process
+	leftovers []*shell.Process
+	closed    bool
+	// watchers counts the goroutines that watch the commands (watch); none
+	// is added once closed is set.
+	watchers sync.WaitGroup
 }
 
 type managerKey struct{}
@@ -83,7 +90,7 @@ type managerKey struct{}
 // so OnClose cannot be called from inside it).
 func managerOf(s *tool.Session) *manager {
 	m := tool.Value(s, managerKey{}, func() *manager {
-		return &manager{session: s, tasks: map[string]*task{}, groups: map[int]bool{}}
+		return &manager{session: s, tasks: map[string]*task{}, groups: map[int]*shell.Process{}}
 	})
 	m.closeOnce.Do(func() { s.OnClose(m.close) })
 	return m
@@ -109,11 +116,11 @@ func (m *manager) start(spec shell.Spec, command, description string, out *outpu
 	t := &task{id: m.newID(), command: command, description: description, proc: proc, out: out,
 		started: time.Now(), done: make(chan struct{}), status: running}
 	m.tasks[t.id] = t
-	m.groups[proc.Pid()] = true
+	m.groups[proc.Pid()] = proc
 	if background {
 		m.setBackground(t, limit)
 	}
-	go m.watch(t)
+	m.watchers.Go(func() { m.watch(t) })
 	return t, nil
 }
 
@@ -154,6 +161,9 @@ func (m *manager) watch(t *task) {
 	}
 	if gone {
 		delete(m.groups, t.proc.Pid())
+		if t.proc.Copying() {
+			m.leftovers = append(m.leftovers, t.proc)
+		}
 	}
 	if !t.background {
 		delete(m.tasks, t.id)
@@ -265,7 +275,8 @@ func (m *manager) lookup(id string) (*task, error) {
 
 // close kills everything the session's commands started: running commands
 // get SIGTERM and, after a short grace, SIGKILL, like the process groups that
-// finished commands left behind.
+// finished commands left behind. It returns once the goroutines of the
+// commands have ended.
 func (m *manager) close() {
 	m.mu.Lock()
 	m.closed = true
@@ -278,20 +289,25 @@ func (m *manager) close() {
 			}
 		}
 	}
-	groups := make([]int, 0, len(m.groups))
-	for pid := range m.groups {
-		groups = append(groups, pid)
+	groups := make([]*shell.Process, 0, len(m.groups))
+	for _, proc := range m.groups {
+		groups = append(groups, proc)
 	}
+	leftovers := m.leftovers
 	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, t := range runningTasks {
 		wg.Go(func() { t.proc.Terminate(closeGrace) })
 	}
 	wg.Wait()
-	shell.KillGroups(groups...)
-	for _, t := range runningTasks {
-		<-t.done
+	for _, proc := range groups {
+		wg.Go(proc.Kill)
 	}
+	for _, proc := range leftovers {
+		wg.Go(proc.Close)
+	}
+	wg.Wait()
+	m.watchers.Wait()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, t := range m.tasks {

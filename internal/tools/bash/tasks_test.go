@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/leakcheck"
 )
 
 func TestTimeoutMovesTheCommandToTheBackground(t *testing.T) {
@@ -163,4 +168,41 @@ func TestLargeBackgroundOutputIsPreviewed(t *testing.T) {
 		!strings.Contains(got, "\n1\n2\n") || !strings.Contains(got, "29999\n30000\n</persisted-output>") {
 		t.Errorf("got %q", got)
 	}
+}
+
+// killMarked kills, by id, the processes whose command line holds marker.
+func killMarked(t *testing.T, marker string) {
+	out, err := exec.Command("ps", "-eo", "pid=,args=").Output()
+	if err != nil {
+		t.Errorf("ps: %v", err)
+		return
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if pid, args, ok := strings.Cut(strings.TrimSpace(line), " "); ok && strings.Contains(args, marker) {
+			if n, err := strconv.Atoi(pid); err == nil {
+				_ = syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+	}
+}
+
+func TestSessionEndEndsTheCopyOfTheOutputOfWhatCommandsLeftRunning(t *testing.T) {
+	leakcheck.Ended(t)
+	h := newHarness(t)
+	inSession, escaped := uniqueSleep(t), uniqueSleep(t)+"1"
+	t.Cleanup(func() { killMarked(t, escaped) })
+	// Both children hold the output pipe of a command that has finished; the
+	// second left the command's session, so no signal of the session's
+	// reaches it.
+	h.bash(inSession + " &")
+	h.bash("setsid " + escaped + " &")
+	start := time.Now()
+	h.session.Close()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("closing the session took %v", d)
+	}
+	const shell = "github.com/mini-claude/mini-claude/internal/shell."
+	leakcheck.NotRunning(t, shell+"(*Process).copyOutput", shell+"(*Process).wait",
+		"github.com/mini-claude/mini-claude/internal/tools/bash.(*manager).watch")
+	waitGone(t, inSession)
 }

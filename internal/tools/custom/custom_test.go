@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/leakcheck"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
@@ -329,4 +333,28 @@ func TestAFoldersToolNeverReplacesTheUsersOwn(t *testing.T) {
 	if len(ts) != 1 || ts[0].Description() != "mine" || len(problems) != 1 || !strings.Contains(problems[0].Error(), "may not replace") {
 		t.Errorf("tools %d, problems %v; want the user's Peek kept and the folder's reported", len(ts), problems)
 	}
+}
+
+func TestTheInputWriterEndsWithTheCall(t *testing.T) {
+	leakcheck.Ended(t)
+	marker := fmt.Sprintf("sleep 30.%d", time.Now().UnixNano()%1_000_000_000)
+	t.Cleanup(func() {
+		if out, err := exec.Command("pgrep", "-f", marker).Output(); err == nil {
+			for _, pid := range strings.Fields(string(out)) {
+				if n, err := strconv.Atoi(pid); err == nil {
+					_ = syscall.Kill(n, syscall.SIGKILL)
+				}
+			}
+		}
+	})
+	// A process that left the command's session holds its input open
+	// without reading it, and the input is larger than a pipe holds, so
+	// the writer blocks until the call closes the pipe under it.
+	field := strings.Repeat("x", 32<<10)
+	big := `{"a":"` + field + `","b":"` + field + `","c":"` + field + `","d":"` + field + `"}`
+	_, err := call(t, Spec{Name: "Holder", Description: "d", Command: "setsid " + marker + " <&0 & echo started"}, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leakcheck.NotRunning(t, "github.com/mini-claude/mini-claude/internal/tools/custom.(*command).run.func1")
 }

@@ -61,13 +61,20 @@ func (c *command) run(ctx context.Context, in json.RawMessage, env *tool.Env, _ 
 		stdinWrite.Close()
 		return "", fmt.Errorf("the command of %s could not start: %w", c.name, err)
 	}
-	// The writer ends when the command has read the input, or when every
-	// process holding the pipe is gone, which the Kill below ensures.
+	// The writer ends when the command has read the input, when every
+	// process holding the pipe is gone, or when the pipe is closed under it
+	// once the command was killed, and the call returns only after it.
+	written := make(chan struct{})
 	go func() {
+		defer close(written)
 		_, _ = stdinWrite.Write(in)
 		stdinWrite.Close()
 	}()
-	defer proc.Kill()
+	defer func() {
+		proc.Kill()
+		stdinWrite.Close()
+		<-written
+	}()
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()
 	select {

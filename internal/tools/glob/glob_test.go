@@ -36,7 +36,6 @@ func project(t *testing.T, paths ...string) (root, cwd string) {
 func projectIn(t *testing.T, root string, paths ...string) (string, string) {
 	t.Helper()
 	cwd := filepath.Join(root, "cwd")
-	cwd = filepath.Join(root, "cwd")
 	for i, p := range paths {
 		full := filepath.Join(cwd, p)
 		if rest, ok := strings.CutPrefix(p, "outside/"); ok {

@@ -142,6 +142,12 @@ func makePDF(version string, compress bool, pages ...pdfPage) []byte {
 		fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)),
 	}, objects...)
 	objects = append(objects, fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [%s] >>", widths))
+	return assemblePDF(version, objects)
+}
+
+// assemblePDF writes a PDF holding objects, numbered from 1, with its cross
+// reference table; object 1 is the catalog.
+func assemblePDF(version string, objects []string) []byte {
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "%%PDF-%s\n", version)
 	offsets := make([]int, len(objects))

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"image"
@@ -17,7 +18,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mini-claude/mini-claude/internal/leakcheck"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
@@ -319,4 +322,37 @@ func TestParsePages(t *testing.T) {
 			t.Errorf("parsePages(%q) = %+v, %v; want %d-%d ok=%v", tt.in, got, err, tt.first, tt.last, tt.ok)
 		}
 	}
+}
+
+// cyclicPDF is a PDF whose page tree holds itself: looking for its first
+// page, the parser goes round for ever, reading the tree from the file.
+func cyclicPDF() []byte {
+	return assemblePDF("1.4", []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [2 0 R] /Count 5 >>",
+	})
+}
+
+func TestAPDFThatKeepsTheParserBusyIsStopped(t *testing.T) {
+	env := newEnv(t)
+	write(t, env.Cwd, "cyclic.pdf", cyclicPDF())
+	t.Run("by the call's cancellation", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		leakcheck.Ended(t)
+		start := time.Now()
+		_, err := run(ctx, env, `{"file_path":"cyclic.pdf"}`)
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+			t.Errorf("after %v: %v, want the call's deadline", time.Since(start), err)
+		}
+	})
+	t.Run("past the time a PDF may take", func(t *testing.T) {
+		defer func(limit time.Duration) { pdfParseLimit = limit }(pdfParseLimit)
+		pdfParseLimit = 200 * time.Millisecond
+		leakcheck.Ended(t)
+		_, err := run(context.Background(), env, `{"file_path":"cyclic.pdf"}`)
+		if err == nil || !strings.Contains(err.Error(), "took longer than 200ms and was stopped") {
+			t.Errorf("error %v, want the PDF stopped after 200ms", err)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ledongthuc/pdf"
 
@@ -69,7 +70,9 @@ func readPDF(ctx context.Context, env *tool.Env, abs, real string, in Input) (Ou
 		}
 		src = bytes.NewReader(whole)
 	}
-	out, err := runPDF(ctx, func() (Output, error) { return extractPDF(ctx, abs, src, info.Size(), in) })
+	out, err := runPDF(ctx, src, func(ctx context.Context, src io.ReaderAt) (Output, error) {
+		return extractPDF(ctx, abs, src, info.Size(), in)
+	})
 	if err != nil {
 		return Output{}, err
 	}
@@ -82,29 +85,48 @@ func readPDF(ctx context.Context, env *tool.Env, abs, real string, in Input) (Ou
 	return out, nil
 }
 
-// runPDF runs the extraction apart from the caller, so that a cancelled call
-// returns at once even when a malformed file keeps the parser busy.
-func runPDF(ctx context.Context, extract func() (Output, error)) (Output, error) {
-	type result struct {
-		out Output
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("the PDF could not be parsed (%v); it may be damaged. Try a shell tool such as pdftotext", r)}
-			}
-		}()
-		out, err := extract()
-		done <- result{out, err}
+// pdfParseLimit bounds the time one PDF's text takes to read: the parser
+// follows the file's references without looking for loops, so a damaged or
+// hostile file can keep it reading for ever. A variable for the tests.
+var pdfParseLimit = time.Minute
+
+// runPDF runs the extraction from src on the caller's goroutine, turning the
+// parser's panics on malformed files into errors. The parser takes no
+// context, so it is stopped through its input: it reads every object it
+// looks up from src anew, and src fails every read once ctx ends or
+// pdfParseLimit has passed, so the parser stops at its next read.
+func runPDF(ctx context.Context, src io.ReaderAt, extract func(context.Context, io.ReaderAt) (Output, error)) (out Output, err error) {
+	limited, cancel := context.WithTimeout(ctx, pdfParseLimit)
+	defer cancel()
+	defer func() {
+		r := recover()
+		if r == nil && err == nil {
+			return
+		}
+		out = Output{}
+		switch {
+		case ctx.Err() != nil:
+			err = ctx.Err()
+		case limited.Err() != nil:
+			err = fmt.Errorf("reading the text of the PDF took longer than %v and was stopped; it may be damaged. Try a shell tool such as pdftotext", pdfParseLimit)
+		case r != nil:
+			err = fmt.Errorf("the PDF could not be parsed (%v); it may be damaged. Try a shell tool such as pdftotext", r)
+		}
 	}()
-	select {
-	case r := <-done:
-		return r.out, r.err
-	case <-ctx.Done():
-		return Output{}, ctx.Err()
+	return extract(limited, stopReader{limited, src})
+}
+
+// stopReader reads from r until ctx ends, and fails every read after.
+type stopReader struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (s stopReader) ReadAt(p []byte, off int64) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
 	}
+	return s.r.ReadAt(p, off)
 }
 
 func extractPDF(ctx context.Context, abs string, src io.ReaderAt, size int64, in Input) (Output, error) {
