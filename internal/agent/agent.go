@@ -22,9 +22,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/subagent"
-	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
-	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
 // Options configure an Agent.
@@ -40,8 +37,9 @@ type Options struct {
 	Pool func() []tool.Tool
 	// ToolSearch decides which tools of the pool are deferred: left out of the
 	// request until the ToolSearch tool loads them, their names listed after
-	// System. The zero value defers MCP tools past 10% of the context window.
-	ToolSearch  toolsearch.Policy
+	// System (the cli wires toolsearch.Policy). Nil defers none. Sub-agents
+	// get their parent's.
+	ToolSearch  ToolOffer
 	Permissions *permission.Context
 	// Prompter answers permission asks; nil refuses them, as in headless runs.
 	Prompter permission.Prompter
@@ -86,9 +84,11 @@ type Options struct {
 	// StartContext is what the SessionStart hooks said, sent as the first
 	// blocks of the next prompt's message.
 	StartContext []llm.ContentBlock
-	// Web, when set, lets the web tools of the pool make their side
-	// requests to Client, charged to the run like a sub-agent's.
-	Web *web.Config
+	// AttachSideModel, when set, gives the session the side model its tools'
+	// one-shot requests go to (WebFetch reading a page, WebSearch searching):
+	// Client, their usage charged to the run like a sub-agent's. The cli
+	// wires the web tools' Attach, with the session's web settings.
+	AttachSideModel func(s *tool.Session, m tool.SideModel)
 	// Commands are the session's custom commands and skills: a prompt
 	// "/name args" naming one runs it, and a conversation's first prompt
 	// lists the skills the model may load with the Skill tool. Nil has none.
@@ -97,6 +97,13 @@ type Options struct {
 	// the model with Claude Code's reminder that it did not run, as in
 	// headless runs; a front end that tells its user instead leaves it off.
 	UnknownCommands bool
+}
+
+// ToolOffer splits the pool for each request: the tools to send, in order,
+// and the names of those deferred until a tool search loads them, for a
+// model whose context window holds contextTokens.
+type ToolOffer interface {
+	Offer(pool []tool.Tool, s *tool.Session, contextTokens int) (send []tool.Tool, deferred []string)
 }
 
 // Outcome says how a run ended.
@@ -191,11 +198,11 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
 	opts.Env.HostNamed = opts.Permissions.NamesHost
 	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
-	if opts.SubAgents != nil && depth < MaxDepth {
-		subagent.Attach(opts.Env.Session, opts.SubAgents.Types, subAgentRunner{parent: a})
+	if opts.SubAgents != nil && opts.SubAgents.Attach != nil && depth < MaxDepth {
+		opts.SubAgents.Attach(opts.Env.Session, subAgentRunner{parent: a})
 	}
-	if opts.Web != nil {
-		web.Attach(opts.Env.Session, *opts.Web, sideModel{a})
+	if opts.AttachSideModel != nil {
+		opts.AttachSideModel(opts.Env.Session, sideModel{a})
 	}
 	return a
 }
@@ -427,11 +434,10 @@ func (a *Agent) pool() []tool.Tool {
 // and System followed by the names of the deferred tools. MCP tools are
 // deferred against the context window of the model in use.
 func (a *Agent) offer() ([]llm.ToolSpec, string) {
-	policy := a.opts.ToolSearch
-	if policy.ContextTokens == 0 {
-		policy.ContextTokens = llm.ContextWindow(a.opts.Model)
+	send, deferred := a.pool(), []string(nil)
+	if a.opts.ToolSearch != nil {
+		send, deferred = a.opts.ToolSearch.Offer(send, a.opts.Env.Session, llm.ContextWindow(a.opts.Model))
 	}
-	send, deferred := toolsearch.Offer(a.pool(), a.opts.Env.Session, policy)
 	specs := make([]llm.ToolSpec, len(send))
 	for i, t := range send {
 		specs[i] = t.Spec()

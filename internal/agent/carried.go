@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
-	"github.com/mini-claude/mini-claude/internal/tools/bash"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
-	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
+	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // CarriedState is what a compaction keeps verbatim next to the summary, never
@@ -19,15 +18,24 @@ type CarriedState struct {
 	OriginalTask string
 	// LatestRequest is the prompt of the latest run.
 	LatestRequest string
-	Todos         []todowrite.Item
 	// FilesEdited are the files changed by successful edit tool calls, in the
 	// order first changed, across every compaction of the session.
 	FilesEdited []string
-	// FilesRead are the other files the session has read, sorted.
-	FilesRead []string
 	// Memory is the CLAUDE.md / AGENTS.md text of Options.Memory.
-	Memory          string
-	BackgroundTasks []bash.BackgroundTask
+	Memory string
+	// Sections are what the session's values carry (see tool.Carried): the
+	// todo list, the other files read, the running background tasks.
+	Sections []tool.Section
+}
+
+// Section returns the lines of the carried section tagged tag, if any.
+func (s CarriedState) Section(tag string) []string {
+	for _, section := range s.Sections {
+		if section.Tag == tag {
+			return section.Lines
+		}
+	}
+	return nil
 }
 
 // editTools are the tools whose successful calls change the file named in
@@ -39,24 +47,15 @@ var editTools = map[string]string{
 	"NotebookEdit": "notebook_path",
 }
 
-// maxFilesRead caps the list of files read that a compaction carries over.
-const maxFilesRead = 100
-
 // carriedState gathers the state a compaction keeps from the history and the session.
 func (a *Agent) carriedState() CarriedState {
 	env := a.opts.Env
 	env.Cwd = env.Session.Cwd()
 	edited := slices.Clone(a.edited)
 	for _, path := range editedFiles(a.messages) {
-		path = fileaccess.Resolve(&env, path)
+		path = workspace.Resolve(&env, path)
 		if !slices.Contains(edited, path) {
 			edited = append(edited, path)
-		}
-	}
-	var read []string
-	for _, path := range fileaccess.StateOf(&env).Paths() {
-		if !slices.Contains(edited, path) {
-			read = append(read, path)
 		}
 	}
 	original, latest := a.originalTask, a.latestRequest
@@ -64,8 +63,8 @@ func (a *Agent) carriedState() CarriedState {
 		original = firstPrompt(a.messages)
 	}
 	return CarriedState{
-		OriginalTask: original, LatestRequest: latest, Todos: todowrite.List(env.Session),
-		FilesEdited: edited, FilesRead: read, Memory: a.opts.Memory, BackgroundTasks: bash.Running(env.Session),
+		OriginalTask: original, LatestRequest: latest, FilesEdited: edited, Memory: a.opts.Memory,
+		Sections: env.Session.Carried(edited),
 	}
 }
 
@@ -137,6 +136,11 @@ func firstPrompt(msgs []llm.Message) string {
 	return ""
 }
 
+// carriedOrder places the sections the compacted message knows, its own
+// files-edited among the session's; a section of another tag follows them,
+// in tag order (the order Session.Carried gives).
+var carriedOrder = []string{"todo-list", "files-edited", "files-read", "background-tasks"}
+
 // compactedText is the message that replaces the history: the summary, then
 // the carried state in tagged sections, then how to go on.
 func compactedText(summary string, s CarriedState) string {
@@ -154,31 +158,21 @@ func compactedText(summary string, s CarriedState) string {
 	} else {
 		section("latest-user-request", s.LatestRequest)
 	}
-	section("todo-list", todowrite.Format(s.Todos))
-	section("files-edited", strings.Join(s.FilesEdited, "\n"))
-	read := s.FilesRead
-	more := ""
-	if len(read) > maxFilesRead {
-		more = fmt.Sprintf("\n(and %d more)", len(read)-maxFilesRead)
-		read = read[:maxFilesRead]
+	sections := append([]tool.Section{{Tag: "files-edited", Lines: s.FilesEdited}}, s.Sections...)
+	slices.SortStableFunc(sections, func(x, y tool.Section) int { return carriedRank(x.Tag) - carriedRank(y.Tag) })
+	for _, sec := range sections {
+		section(sec.Tag, strings.Join(sec.Lines, "\n"))
 	}
-	section("files-read", strings.Join(read, "\n")+more)
-	section("background-tasks", formatTasks(s.BackgroundTasks))
 	section("memory", s.Memory)
 	b.WriteString("\nContinue the work from where it stopped, following the latest user request, without asking the user to repeat anything. Read a file again before changing it: its content is no longer in the conversation.")
 	return b.String()
 }
 
-// formatTasks lists running background tasks one a line.
-func formatTasks(tasks []bash.BackgroundTask) string {
-	lines := make([]string, len(tasks))
-	for i, t := range tasks {
-		label := t.Command
-		if t.Description != "" {
-			label = t.Description + ": " + t.Command
-		}
-		lines[i] = fmt.Sprintf("- %s (running since %s) %s; output in %s; read it with TaskOutput, stop it with TaskStop",
-			t.ID, t.Started.Format("15:04:05"), label, t.OutputPath)
+// carriedRank is where carriedOrder puts a section's tag: tags it does not
+// know come after.
+func carriedRank(tag string) int {
+	if i := slices.Index(carriedOrder, tag); i >= 0 {
+		return i
 	}
-	return strings.Join(lines, "\n")
+	return len(carriedOrder)
 }

@@ -13,8 +13,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
-	"github.com/mini-claude/mini-claude/internal/tools/skill"
 )
 
 // CommandFailed reports a custom command that could not be sent: a shell
@@ -96,7 +94,7 @@ func (a *Agent) runShell(ctx context.Context, text string) (string, error) {
 	if len(shells) == 0 {
 		return text, nil
 	}
-	bash := tools.Find(a.pool(), "Bash")
+	bash := tool.Find(a.pool(), "Bash")
 	outputs := make([]string, len(shells))
 	for i, s := range shells {
 		if bash == nil {
@@ -139,6 +137,10 @@ func blocksText(blocks []llm.ContentBlock) string {
 	return strings.Join(parts, "\n")
 }
 
+// skillTool is the name of the tool that loads a skill, without which the
+// skills are not listed.
+const skillTool = "Skill"
+
 // listingHeader opens the reminder that lists the skills.
 const listingHeader = "<system-reminder>\nThe following skills are available for use with the Skill tool:"
 
@@ -148,7 +150,7 @@ const listingHeader = "<system-reminder>\nThe following skills are available for
 // Skill tool to load them with.
 func (a *Agent) skillListing() []llm.ContentBlock {
 	cmds := a.opts.Commands.ModelInvocable()
-	if len(cmds) == 0 || tools.Find(a.pool(), skill.Name) == nil {
+	if len(cmds) == 0 || tool.Find(a.pool(), skillTool) == nil {
 		return nil
 	}
 	for _, m := range a.messages {

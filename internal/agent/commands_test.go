@@ -15,8 +15,8 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/skill"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // commandHarness is an agent with the real Bash and Skill tools and the
@@ -32,7 +32,7 @@ func commandHarness(t *testing.T, cmds []commands.Command, configure func(*agent
 		o.Tools = []tool.Tool{bash.Tool, skill.Tool}
 		o.Commands = set
 		o.Env = tool.Env{Cwd: h.cwd, Session: state}
-		o.Permissions = &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(h.cwd)}}
+		o.Permissions = &permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(h.cwd)}}
 		if configure != nil {
 			configure(o)
 		}

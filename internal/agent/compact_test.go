@@ -108,7 +108,7 @@ func TestCompactionKeepsTaskRequestTodosAndEditedFiles(t *testing.T) {
 	}
 	c := compacted[0]
 	if c.Trigger != agent.CompactAuto || c.PreTokens <= threshold || c.PostTokens >= threshold || c.MessagesSummarized != 9 ||
-		c.Usage.InputTokens != 4100 || c.Message.Text() != text || len(c.State.Todos) != 3 {
+		c.Usage.InputTokens != 4100 || c.Message.Text() != text || len(c.State.Section("todo-list")) != 3 {
 		t.Errorf("Compacted event %+v", c)
 	}
 	if res.Usage.InputTokens != 1200+200+4100+llmtest.DefaultUsage.InputTokens {

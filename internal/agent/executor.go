@@ -16,7 +16,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
 )
 
 // pending is one tool_use of a message on its way through the executor: either
@@ -98,11 +97,11 @@ func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
 		return fail(fmt.Sprintf("Your response reached the output token limit while writing this %s call, so it was not run. Continue in smaller steps: split large inputs (such as a long file) over several calls.", use.Name))
 	}
 	pool := a.pool()
-	t := tools.Find(pool, use.Name)
+	t := tool.Find(pool, use.Name)
 	if t == nil {
 		available := "No tools are available in this session."
 		if len(pool) > 0 {
-			available = "The available tools are: " + strings.Join(tools.Names(pool), ", ") + "."
+			available = "The available tools are: " + strings.Join(tool.Names(pool), ", ") + "."
 		}
 		return fail(fmt.Sprintf("Error: No such tool available: %s. %s", use.Name, available))
 	}

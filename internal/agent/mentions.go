@@ -14,8 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // MentionSource is what attaching the @path mentions of a prompt needs: the
@@ -178,15 +177,15 @@ func (src MentionSource) locate(token mentionToken) (Attachment, readInput, bool
 		if path == "" {
 			continue
 		}
-		abs := fileaccess.Resolve(&src.Env, path)
+		abs := workspace.Resolve(&src.Env, path)
 		info, err := os.Stat(abs)
 		if err != nil {
 			continue
 		}
-		if !fileaccess.Inside(&src.Env, abs) {
+		if !workspace.Inside(&src.Env, abs) {
 			return Attachment{}, readInput{}, false
 		}
-		if src.Permissions != nil && src.Permissions.ReadDenied(fileaccess.RealPath(abs)) {
+		if src.Permissions != nil && src.Permissions.ReadDenied(workspace.RealPath(abs)) {
 			return Attachment{}, readInput{}, false
 		}
 		if info.IsDir() {
@@ -206,7 +205,7 @@ func notWordRune(r rune) bool {
 // read runs the pool's Read tool with the input the way the model would call
 // it, so its limits apply and the session remembers the read for a later Edit.
 func (src MentionSource) read(ctx context.Context, in readInput) []llm.ContentBlock {
-	read := tools.Find(src.Pool, "Read")
+	read := tool.Find(src.Pool, "Read")
 	if read == nil {
 		return nil
 	}

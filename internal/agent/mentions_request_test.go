@@ -14,8 +14,8 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // The user messages of the request that carries a prompt with @mentions are
@@ -53,7 +53,7 @@ func TestMentionRequestGoldens(t *testing.T) {
 			a := h.agent(t, func(o *agent.Options) {
 				o.AttachMentions = true
 				o.Tools = []tool.Tool{read.Tool}
-				o.Permissions = &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(h.cwd)}}
+				o.Permissions = &permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(h.cwd)}}
 			})
 			for _, prompt := range tt.prompts {
 				h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}})

@@ -14,6 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 func TestMentions(t *testing.T) {
@@ -32,7 +33,7 @@ func TestMentions(t *testing.T) {
 		t.Fatal(err)
 	}
 	deny.Base = cwd
-	perms := &permission.Context{Mode: permission.ModeDefault, Deny: []permission.Rule{deny}, Dirs: []string{fileaccess.RealPath(cwd)}}
+	perms := &permission.Context{Mode: permission.ModeDefault, Deny: []permission.Rule{deny}, Dirs: []string{workspace.RealPath(cwd)}}
 	notes := filepath.Join(cwd, "notes.txt")
 	tests := []struct {
 		name   string
@@ -100,7 +101,7 @@ func TestMentionedFileCanBeEditedWithoutARead(t *testing.T) {
 			session := tool.NewSession(cwd)
 			defer session.Close()
 			env := tool.Env{Cwd: cwd, Session: session}
-			perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+			perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(cwd)}}
 			attached := agent.Mentions(context.Background(), prompt, agent.MentionSource{Pool: []tool.Tool{read.Tool}, Env: env, Permissions: perms})
 			if len(attached) != 1 || attached[0].Path != path || attached[0].Directory || len(attached[0].Blocks) != 2 {
 				t.Fatalf("attached %+v, want the file's call and result", attached)
@@ -125,7 +126,7 @@ func TestMentionedDirectoryListsAtMostAThousandEntries(t *testing.T) {
 	}
 	session := tool.NewSession(cwd)
 	defer session.Close()
-	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+	perms := &permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(cwd)}}
 	attached := agent.Mentions(context.Background(), "@big", agent.MentionSource{Env: tool.Env{Cwd: cwd, Session: session}, Permissions: perms})
 	if len(attached) != 1 || !attached[0].Directory || len(attached[0].Blocks) != 2 {
 		t.Fatalf("attached %+v, want the directory's listing", attached)

@@ -42,7 +42,7 @@ func TestSideRequestsAreChargedToTheRun(t *testing.T) {
 	)
 	res := h.agent(t, func(o *agent.Options) {
 		o.Tools = []tool.Tool{asker}
-		o.Web = &web.Config{SmallModel: "claude-haiku-4-5"}
+		o.AttachSideModel = func(s *tool.Session, m tool.SideModel) { web.Attach(s, web.Config{SmallModel: "claude-haiku-4-5"}, m) }
 	}).Run(context.Background(), "ask it")
 	if got := resultText(h.results(t, 2)[0]); got != "side answer" {
 		t.Fatalf("tool result %q", got)

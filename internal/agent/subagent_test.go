@@ -32,8 +32,8 @@ var agentTypes = []subagent.Type{
 func withSubAgents(opts *agent.Options) {
 	opts.Tools = append(testtools.All(), read.Tool, bash.Tool, subagent.Tool)
 	opts.SubAgents = &agent.SubAgents{
-		Types:  agentTypes,
-		System: func(t subagent.Type, model string, _ []string) string { return t.Prompt + " Model: " + model },
+		Attach: func(s *tool.Session, r tool.SubAgentRunner) { subagent.Attach(s, agentTypes, r) },
+		System: func(req tool.SubAgentRequest, model string, _ []string) string { return req.Role + " Model: " + model },
 	}
 }
 

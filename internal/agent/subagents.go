@@ -9,9 +9,6 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
-	"github.com/mini-claude/mini-claude/internal/tools/subagent"
-	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
 // MaxDepth is how deep sub-agents nest: the main agent is at depth 0, and an
@@ -19,13 +16,19 @@ import (
 // when its type lists it.
 const MaxDepth = 2
 
+// spawnTool is the name of the tool that starts sub-agents, which a
+// sub-agent gets only when its type lists it and the depth allows.
+const spawnTool = "Agent"
+
 // SubAgents configures the sub-agents an agent may start with the Agent tool.
 type SubAgents struct {
-	// Types are the agent types the Agent tool offers.
-	Types []subagent.Type
-	// System returns a sub-agent's system prompt from its type, its model and
-	// the names of its tools.
-	System func(t subagent.Type, model string, toolNames []string) string
+	// Attach gives the session of an agent that may start sub-agents the
+	// runner that starts them: the composition root wires the Agent tool's
+	// Attach, with the session's agent types. Nil starts none.
+	Attach func(s *tool.Session, r tool.SubAgentRunner)
+	// System returns a sub-agent's system prompt from its request (its
+	// type's role), its model and the names of its tools.
+	System func(req tool.SubAgentRequest, model string, toolNames []string) string
 	// Model resolves the model of an Agent call or type (an alias such as
 	// "sonnet", or an id); it is not called for "" or "inherit", which mean
 	// the parent's model. Nil takes names as they are.
@@ -81,22 +84,23 @@ type subAgentRunner struct{ parent *Agent }
 // the parent's pool its type allows, and a session of its own that starts
 // with a copy of the parent's record of the files it read. Its events
 // reach the parent's consumer as SubAgentEvent; its usage is charged to the parent.
-func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (subagent.Report, error) {
+func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) (tool.SubAgentReport, error) {
 	p := r.parent
 	model := p.subAgentModel(req)
 	depth := p.depth + 1
 	parentPool := p.pool
-	pool := func() []tool.Tool { return subAgentPool(parentPool(), req.Type, depth) }
+	pool := func() []tool.Tool { return subAgentPool(parentPool(), req.Tools, depth) }
 	session := p.opts.Env.Session.Child()
 	defer session.Close()
 	env := p.opts.Env
 	env.Session, env.ToolUseID = session, ""
-	report := subagent.Report{Model: model}
+	report := tool.SubAgentReport{Model: model}
 	opts := Options{
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
-		SubAgents: p.opts.SubAgents, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type.Name, Web: p.opts.Web,
-		TranscriptPath: p.opts.TranscriptPath,
+		SubAgents: p.opts.SubAgents, ToolSearch: p.opts.ToolSearch, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type,
+		AttachSideModel: p.opts.AttachSideModel,
+		TranscriptPath:  p.opts.TranscriptPath,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
 			case AssistantMessage:
@@ -108,15 +112,15 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req subagent.Request) (sub
 		},
 	}
 	if sys := p.opts.SubAgents.System; sys != nil {
-		opts.System = sys(req.Type, model, tools.Names(pool()))
+		opts.System = sys(req, model, tool.Names(pool()))
 	} else {
-		opts.System = req.Type.Prompt
+		opts.System = req.Role
 	}
 	child := newAgent(opts, depth, p.askMu)
 	child.parentPromptID = p.PromptID()
-	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type.Name,
+	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type,
 		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})
-	child.opts.StartContext = p.subagentStart(ctx, req.AgentID, req.Type.Name)
+	child.opts.StartContext = p.subagentStart(ctx, req.AgentID, req.Type)
 	started := time.Now()
 	res := child.Run(ctx, req.Prompt)
 	report.Duration = time.Since(started)
@@ -141,8 +145,8 @@ func subAgentTranscript(parent, id string) string {
 
 // subAgentModel picks the model of a sub-agent: the call's, else the type's,
 // else the parent's.
-func (a *Agent) subAgentModel(req subagent.Request) string {
-	for _, name := range []string{req.Model, req.Type.Model} {
+func (a *Agent) subAgentModel(req tool.SubAgentRequest) string {
+	for _, name := range []string{req.Model, req.TypeModel} {
 		if name == "" || name == "inherit" {
 			continue
 		}
@@ -154,17 +158,17 @@ func (a *Agent) subAgentModel(req subagent.Request) string {
 	return a.opts.Model
 }
 
-// subAgentPool is the part of the parent's pool a sub-agent of type t at
-// depth may use: the tools its type lists (all when it lists none), and the
-// Agent tool only when the type lists it and depth allows another level.
-func subAgentPool(parent []tool.Tool, t subagent.Type, depth int) []tool.Tool {
+// subAgentPool is the part of the parent's pool a sub-agent may use at
+// depth: the tools its type lists (all when it lists none), and the Agent
+// tool only when the type lists it and depth allows another level.
+func subAgentPool(parent []tool.Tool, listed []string, depth int) []tool.Tool {
 	var pool []tool.Tool
 	for _, candidate := range parent {
-		listed := t.Tools == nil || slices.ContainsFunc(t.Tools, candidate.MatchesName)
-		if candidate.Name() == subagent.Name {
-			listed = t.Tools != nil && listed && depth < MaxDepth
+		ok := listed == nil || slices.ContainsFunc(listed, candidate.MatchesName)
+		if candidate.Name() == spawnTool {
+			ok = listed != nil && ok && depth < MaxDepth
 		}
-		if listed {
+		if ok {
 			pool = append(pool, candidate)
 		}
 	}
@@ -182,7 +186,7 @@ func (m sideModel) Ask(ctx context.Context, req llm.Request) (llm.Message, error
 	if req.Model == "" {
 		req.Model = m.a.opts.Model
 	}
-	end, err := web.Ask(ctx, m.a.opts.Client, req)
+	end, err := llm.Complete(ctx, m.a.opts.Client, req)
 	if err != nil {
 		return llm.Message{}, err
 	}

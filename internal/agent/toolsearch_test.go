@@ -168,10 +168,34 @@ func TestMCPToolsAreDeferredAgainstTheModelsWindow(t *testing.T) {
 	} {
 		h := newHarness(t)
 		h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("ok")}})
-		h.agent(t, func(o *agent.Options) { o.Model, o.Tools = tt.model, pool }).Run(context.Background(), "hi")
+		h.agent(t, func(o *agent.Options) { o.Model, o.Tools, o.ToolSearch = tt.model, pool, toolsearch.Policy{} }).Run(context.Background(), "hi")
 		sent := len(h.srv.Requests()[0].Tools)
 		if deferred := sent < len(pool)-1; deferred != tt.deferred {
 			t.Errorf("%s: %d of %d tools sent, want deferred %v", tt.model, sent, len(pool), tt.deferred)
+		}
+	}
+}
+
+// TestASubAgentDefersToolsAsItsParentDoes: a sub-agent follows its parent's
+// ToolSearch, MINI_CLAUDE_TOOL_SEARCH included.
+func TestASubAgentDefersToolsAsItsParentDoes(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Route(llmtest.FirstUserText("parent"), turn(agentCall("a1", "Look up", "task lookup", "")), turn(llmtest.Text("ok")))
+	h.srv.Route(llmtest.FirstUserText("task lookup"), turn(llmtest.Text("found")))
+	h.agent(t, func(o *agent.Options) {
+		withSubAgents(o)
+		o.Tools = append(append(o.Tools, toolsearch.Tool), mcpLike(t, 3)...)
+		o.ToolSearch = toolsearch.Policy{Mode: toolsearch.Always}
+	}).Run(context.Background(), "parent")
+	for _, prompt := range []string{"parent", "task lookup"} {
+		req := conversation(t, h.srv, prompt, 0)
+		for _, spec := range req.Tools {
+			if strings.HasPrefix(spec.Name, "mcp__") {
+				t.Errorf("%q: deferred tool %s was sent", prompt, spec.Name)
+			}
+		}
+		if !strings.Contains(req.System, "mcp__server1__get_record_001") {
+			t.Errorf("%q: the system prompt does not list the deferred tools", prompt)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 		},
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
-		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), Web: &s.web,
+		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), AttachSideModel: s.attachSideModel,
 		Commands: s.commands,
 	}
 	skill.Attach(state, s.commands)

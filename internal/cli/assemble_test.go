@@ -14,8 +14,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
-	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 )
 
@@ -47,7 +45,7 @@ func TestAgentOptionsCarryTheSessionsParts(t *testing.T) {
 	var shown []agent.Event
 	got := s.agentOptions(opts, nil, mcp.Start(nil, mcp.Limits{}), conv, state, func(e agent.Event) { shown = append(shown, e) })
 	switch {
-	case got.Pool == nil || tools.Find(got.Pool(), "Read") == nil:
+	case got.Pool == nil || tool.Find(got.Pool(), "Read") == nil:
 		t.Error("the pool has no Read")
 	case got.ToolSearch != s.toolSearch || got.SubAgents == nil || got.MaxTurns != 7 || got.CompactThreshold != 40000:
 		t.Errorf("options %+v", got)
@@ -93,7 +91,7 @@ func TestRefusedMemoryFilesAreWithheldAndReported(t *testing.T) {
 	}
 	system := s.systemPrompt(opts)
 	memory := prompt.LoadMemory(s.cwd, s.perm).Text()
-	for _, text := range []string{system, memory, s.subAgents().System(subagent.Type{Prompt: "You review."}, s.model, nil)} {
+	for _, text := range []string{system, memory, s.subAgents().System(tool.SubAgentRequest{Role: "You review."}, s.model, nil)} {
 		if strings.Contains(text, "PRIVATE") || strings.Count(text, " was not read: ") != 2 {
 			t.Errorf("a prompt holds a refused file or does not say both were not read:\n%s", text)
 		}

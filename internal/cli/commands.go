@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 )
 
@@ -49,7 +50,7 @@ func newCmdTools(f *Factory) *cobra.Command {
 				call := t.ZeroCall()
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", t.Name(),
 					yesNo(call.IsReadOnly()), yesNo(call.IsConcurrencySafe()),
-					yesNo(t.ShouldDefer()), yesNo(tools.Find(s.pool, t.Name()) != nil))
+					yesNo(t.ShouldDefer()), yesNo(tool.Find(s.pool, t.Name()) != nil))
 			}
 			return w.Flush()
 		})

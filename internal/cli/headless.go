@@ -11,7 +11,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
@@ -57,7 +56,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	pool := func() []tool.Tool { return s.poolWith(servers) }
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		includeHooks: opts.IncludeHookEvents, sessionID: conv.id, model: s.model}
-	p.start(s, tools.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
+	p.start(s, tool.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
 	agentOpts.UnknownCommands = true
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut, p.event)

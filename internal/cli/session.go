@@ -21,11 +21,11 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/custom"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/tools/web"
 	"github.com/mini-claude/mini-claude/internal/trust"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // modelAliases are the short model names Claude Code accepts.
@@ -99,7 +99,7 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 		return nil, err
 	}
 	for _, dir := range append([]string{cwd}, s.dirs...) {
-		s.perm.Dirs = append(s.perm.Dirs, fileaccess.RealPath(dir))
+		s.perm.Dirs = append(s.perm.Dirs, workspace.RealPath(dir))
 	}
 	s.perm.Home, _ = os.UserHomeDir()
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
@@ -160,13 +160,19 @@ func (s *session) poolWith(servers *mcp.Manager) []tool.Tool {
 	return subagent.Describe(tools.AssemblePool(s.perm, s.only, extra), s.agentTypes)
 }
 
+// attachSideModel gives a session's web tools their settings and the side
+// model the agent offers them.
+func (s *session) attachSideModel(state *tool.Session, m tool.SideModel) {
+	web.Attach(state, s.web, m)
+}
+
 // subAgents configures the sub-agents of the session's Agent tool: their
 // system prompts and the models their aliases name on this provider.
 func (s *session) subAgents() *agent.SubAgents {
 	return &agent.SubAgents{
-		Types: s.agentTypes,
-		System: func(t subagent.Type, model string, toolNames []string) string {
-			return prompt.BuildSubAgent(t.Prompt, prompt.Options{
+		Attach: func(state *tool.Session, r tool.SubAgentRunner) { subagent.Attach(state, s.agentTypes, r) },
+		System: func(req tool.SubAgentRequest, model string, toolNames []string) string {
+			return prompt.BuildSubAgent(req.Role, prompt.Options{
 				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 			})
 		},
@@ -198,7 +204,7 @@ func customTools(files []config.File, errOut io.Writer) []tool.Tool {
 	}
 	builtins := tools.AllBase()
 	return slices.DeleteFunc(extra, func(t tool.Tool) bool {
-		clash := tools.Find(builtins, t.Name()) != nil
+		clash := tool.Find(builtins, t.Name()) != nil
 		if clash {
 			fmt.Fprintf(errOut, "Warning: the settings tool %s has the name of a built-in tool and is left out; rename it\n", t.Name())
 		}
@@ -267,7 +273,7 @@ func selectTools(opts *Options, errOut io.Writer) []string {
 	if !opts.ToolsSet {
 		return nil
 	}
-	known := tools.Names(tools.AllBase())
+	known := tool.Names(tools.AllBase())
 	names, unknown := []string{}, []string{}
 	for _, value := range opts.Tools {
 		for _, name := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -295,7 +301,7 @@ func (s *session) systemPrompt(opts *Options) string {
 		Cwd:            s.cwd,
 		AdditionalDirs: s.dirs,
 		Model:          s.model,
-		ToolNames:      tools.Names(s.pool),
+		ToolNames:      tool.Names(s.pool),
 		Now:            time.Now(),
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
@@ -314,7 +320,7 @@ func (s *session) warnRefusedMemory(errOut io.Writer) {
 // firstSystemPrompt is the system prompt of the session's first request: the
 // assembled prompt and the names of the tools deferred at the start.
 func (s *session) firstSystemPrompt(opts *Options) string {
-	_, deferred := toolsearch.Offer(s.pool, tool.NewSession(s.cwd), s.toolSearch)
+	_, deferred := s.toolSearch.Offer(s.pool, tool.NewSession(s.cwd), 0)
 	return prompt.WithDeferredTools(s.systemPrompt(opts), deferred)
 }
 

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -83,6 +84,21 @@ const (
 // themselves and report each retry as a Retry event before the new attempt's events.
 type Client interface {
 	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
+}
+
+// Complete streams req through client and returns its end: the whole answer
+// and its usage, for a one-shot request that shows nothing as it streams.
+// Retries are the client's; their deltas are not kept, only the answer that ended.
+func Complete(ctx context.Context, client Client, req Request) (MessageEnd, error) {
+	for ev, err := range client.Stream(ctx, req) {
+		if err != nil {
+			return MessageEnd{}, err
+		}
+		if end, ok := ev.(MessageEnd); ok {
+			return end, nil
+		}
+	}
+	return MessageEnd{}, errors.New("the model's answer ended before it was complete")
 }
 
 // Event is one step of a streamed response.

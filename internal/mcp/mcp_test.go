@@ -15,7 +15,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools"
 )
 
 var testLimits = Limits{StartupTimeout: 30 * time.Second, MaxResultSizeChars: DefaultMaxResultSizeChars}
@@ -47,9 +46,9 @@ func mustConnect(t *testing.T, m *Manager) {
 // run parses input for the named tool and runs the call.
 func run(ctx context.Context, t *testing.T, m *Manager, name, input string, progress tool.Progress) ([]llm.ContentBlock, error) {
 	t.Helper()
-	tl := tools.Find(m.Tools(), name)
+	tl := tool.Find(m.Tools(), name)
 	if tl == nil {
-		t.Fatalf("no tool %s among %v", name, tools.Names(m.Tools()))
+		t.Fatalf("no tool %s among %v", name, tool.Names(m.Tools()))
 	}
 	res, err := tool.Exec(ctx, tl, &tool.Env{Session: tool.NewSession(t.TempDir())}, json.RawMessage(input), progress)
 	return res.Content, err
@@ -102,7 +101,7 @@ func TestEverythingOverStdioHTTPAndSSE(t *testing.T) {
 			if err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
 				t.Errorf("image data is not a base64 PNG: %v, % x", err, png[:min(8, len(png))])
 			}
-			sum := tools.Find(m.Tools(), "mcp__"+server+"__get-sum")
+			sum := tool.Find(m.Tools(), "mcp__"+server+"__get-sum")
 			if _, err := sum.Parse(json.RawMessage(`{"a":"one","b":2}`)); err == nil || !strings.Contains(err.Error(), "expected as `number`") {
 				t.Errorf("get-sum with a string: parse error = %v, want the schema's type named before any call", err)
 			}
@@ -155,9 +154,9 @@ func TestToolsKeepSchemasAndAnnotations(t *testing.T) {
 	s := mcptest.Find(t)
 	m := startSettled(t, testLimits, everythingStdio(s))
 	mustConnect(t, m)
-	sum := tools.Find(m.Tools(), "mcp__everything__get-sum")
+	sum := tool.Find(m.Tools(), "mcp__everything__get-sum")
 	if sum == nil {
-		t.Fatalf("no get-sum among %v", tools.Names(m.Tools()))
+		t.Fatalf("no get-sum among %v", tool.Names(m.Tools()))
 	}
 	var schema map[string]any
 	if err := json.Unmarshal(sum.InputSchema(), &schema); err != nil {
@@ -167,7 +166,7 @@ func TestToolsKeepSchemasAndAnnotations(t *testing.T) {
 	if schema["type"] != "object" || props["a"] == nil || props["b"] == nil || schema["$schema"] == nil {
 		t.Errorf("get-sum schema = %s, want the server's schema with a, b and $schema intact", sum.InputSchema())
 	}
-	echo := tools.Find(m.Tools(), "mcp__everything__echo").ZeroCall()
+	echo := tool.Find(m.Tools(), "mcp__everything__echo").ZeroCall()
 	if !echo.IsReadOnly() || !echo.IsConcurrencySafe() || echo.IsDestructive() {
 		t.Errorf("echo (readOnlyHint true) flags: read-only %v, concurrency-safe %v, destructive %v",
 			echo.IsReadOnly(), echo.IsConcurrencySafe(), echo.IsDestructive())
@@ -197,7 +196,7 @@ func TestFilesystemOverStdio(t *testing.T) {
 	if !errors.As(err, &isError) || !strings.Contains(isError.Text, "Access denied") {
 		t.Errorf("reading outside the allowed directory: error = %#v, want the server's isError text", err)
 	}
-	write := tools.Find(m.Tools(), "mcp__fs__write_file").ZeroCall()
+	write := tool.Find(m.Tools(), "mcp__fs__write_file").ZeroCall()
 	if write.IsReadOnly() || write.IsConcurrencySafe() {
 		t.Errorf("write_file is read-only %v, concurrency-safe %v; want neither", write.IsReadOnly(), write.IsConcurrencySafe())
 	}
@@ -252,10 +251,10 @@ func TestToolListChangedRefreshesTools(t *testing.T) {
 	m := startSettled(t, testLimits, everythingStdio(s))
 	mustConnect(t, m)
 	deadline := time.Now().Add(10 * time.Second)
-	for m.conns[0].changes.Load() == 0 || tools.Find(m.Tools(), "mcp__everything__get-roots-list") == nil {
+	for m.conns[0].changes.Load() == 0 || tool.Find(m.Tools(), "mcp__everything__get-roots-list") == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("after 10s, %d refreshes on tools/list_changed; tools %v, want get-roots-list among them",
-				m.conns[0].changes.Load(), tools.Names(m.Tools()))
+				m.conns[0].changes.Load(), tool.Names(m.Tools()))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -76,7 +76,7 @@ func newBenchSetup(b *testing.B) benchSetup {
 	session := tool.NewSession(proj)
 	b.Cleanup(session.Close)
 	in, _ := json.Marshal(map[string]string{"command": benchCommand})
-	return benchSetup{perm: perm, bash: tools.Find(tools.AllBase(), "Bash"), in: in,
+	return benchSetup{perm: perm, bash: tool.Find(tools.AllBase(), "Bash"), in: in,
 		env: &tool.Env{Cwd: proj, Session: session, PermissionMode: "default", ReadDenied: perm.ReadDenied}}
 }
 

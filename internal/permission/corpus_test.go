@@ -163,7 +163,7 @@ func (d corpusDirs) context(t *testing.T, c corpusCase) *permission.Context {
 // executor does: parse, then the tool's verdict and accesses, then the rules.
 func decideThroughTool(t *testing.T, d corpusDirs, c corpusCase) permission.Decision {
 	t.Helper()
-	tl := tools.Find(tools.AllBase(), c.Tool)
+	tl := tool.Find(tools.AllBase(), c.Tool)
 	if tl == nil {
 		t.Fatalf("no tool %s", c.Tool)
 	}

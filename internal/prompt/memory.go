@@ -11,7 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/permission"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // Kinds of memory file, from the most general to the most specific.
@@ -181,7 +181,7 @@ func (c *collector) add(path, kind, tree string) {
 // link leads.
 func (c *collector) realOf(path string, found fs.FileInfo) string {
 	if found.Mode()&fs.ModeSymlink != 0 {
-		return fileaccess.RealPath(path)
+		return workspace.RealPath(path)
 	}
 	return filepath.Join(c.realDir(filepath.Dir(path)), filepath.Base(path))
 }
@@ -198,7 +198,7 @@ func (c *collector) realDir(dir string) string {
 		if err == nil && info.Mode()&fs.ModeSymlink == 0 {
 			real = filepath.Join(c.realDir(parent), filepath.Base(dir))
 		} else {
-			real = fileaccess.RealPath(dir)
+			real = workspace.RealPath(dir)
 		}
 	}
 	if c.realDirs == nil {

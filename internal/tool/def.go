@@ -49,9 +49,9 @@ type Def[In, Out any] struct {
 	// rules the rest of the turn allows (see Result); nil gives neither.
 	Follow func(out Out) (blocks []llm.ContentBlock, allow []string)
 
-	// Render hooks draw a call for the user (see Renderer); each nil hook has
-	// a generic default. RenderUse gets the input decoded as far as it has
-	// streamed, so fields may still be missing.
+	// Render hooks draw a call for the user (see RenderHooks); for each nil
+	// hook, package render draws a generic default. RenderUse gets the input
+	// decoded as far as it has streamed, so fields may still be missing.
 	RenderUse      func(in In) string
 	RenderQueued   func(in In, o RenderOptions) Text
 	RenderProgress func(in In, ev ProgressEvent, elapsed time.Duration, o RenderOptions) Text

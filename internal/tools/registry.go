@@ -91,25 +91,6 @@ func AssemblePool(perm *permission.Context, only []string, extra []tool.Tool) []
 	return pool
 }
 
-// Find returns the tool in pool answering to name or one of its aliases, or nil.
-func Find(pool []tool.Tool, name string) tool.Tool {
-	for _, t := range pool {
-		if t.MatchesName(name) {
-			return t
-		}
-	}
-	return nil
-}
-
-// Names returns the names of the tools, in order.
-func Names(pool []tool.Tool) []string {
-	names := make([]string, len(pool))
-	for i, t := range pool {
-		names[i] = t.Name()
-	}
-	return names
-}
-
 func sortedByName(ts []tool.Tool) []tool.Tool {
 	sorted := slices.Clone(ts)
 	slices.SortStableFunc(sorted, func(a, b tool.Tool) int { return cmp.Compare(a.Name(), b.Name()) })

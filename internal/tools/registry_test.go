@@ -55,7 +55,7 @@ func TestEnabled(t *testing.T) {
 			if tt.simple {
 				t.Setenv(SimpleEnv, "1")
 			}
-			if got := Names(Enabled(&tt.perm, tt.only)); !slices.Equal(got, tt.want) {
+			if got := tool.Names(Enabled(&tt.perm, tt.only)); !slices.Equal(got, tt.want) {
 				t.Errorf("Enabled = %v, want %v", got, tt.want)
 			}
 		})
@@ -68,17 +68,10 @@ func TestAssemblePool(t *testing.T) {
 	extra := []tool.Tool{fakeTool("mcp__gh__list"), shadow, fakeTool("mcp__fs__read"), fakeTool("mcp__gh__create")}
 	perm := permission.Context{Deny: rules(t, "mcp__fs")}
 	pool := AssemblePool(&perm, nil, extra)
-	if got, want := Names(pool), []string{"Bash", "Read", "mcp__gh__create", "mcp__gh__list"}; !slices.Equal(got, want) {
+	if got, want := tool.Names(pool), []string{"Bash", "Read", "mcp__gh__create", "mcp__gh__list"}; !slices.Equal(got, want) {
 		t.Errorf("pool = %v, want %v", got, want)
 	}
-	if Find(pool, "Read") == shadow {
+	if tool.Find(pool, "Read") == shadow {
 		t.Error("an extra tool replaced the built-in of the same name")
-	}
-}
-
-func TestFindHonoursAliases(t *testing.T) {
-	pool := []tool.Tool{fakeTool("Agent", "Task")}
-	if Find(pool, "Task") == nil || Find(pool, "Agent") == nil || Find(pool, "Other") != nil {
-		t.Error("Find does not resolve names and aliases")
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/render"
 )
 
 // Question is a choice put to the user before a session opens, such as
@@ -119,9 +119,9 @@ func (c *choice) answerRows(inner int) []string {
 	for i, a := range c.q.Answers {
 		label := fmt.Sprintf("%d. %s", i+1, a)
 		if i == c.selected {
-			rows[i] = accentStyle.Render(tool.Clip("❯ "+label, inner))
+			rows[i] = accentStyle.Render(render.Clip("❯ "+label, inner))
 		} else {
-			rows[i] = tool.Clip("  "+label, inner)
+			rows[i] = render.Clip("  "+label, inner)
 		}
 	}
 	return rows

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -186,9 +187,9 @@ func (d *dialog) view(r *renderer, width int) string {
 	for i, answer := range d.answers() {
 		label := fmt.Sprintf("%d. %s", i+1, d.label(answer))
 		if i == d.selected {
-			lines = append(lines, accentStyle.Render(tool.Clip("❯ "+label, inner)))
+			lines = append(lines, accentStyle.Render(render.Clip("❯ "+label, inner)))
 		} else {
-			lines = append(lines, tool.Clip("  "+label, inner))
+			lines = append(lines, render.Clip("  "+label, inner))
 		}
 	}
 	if d.typing {
@@ -204,24 +205,24 @@ func (d *dialog) callLines(r *renderer, inner int) []string {
 	if d.head != nil && d.headWidth == inner {
 		return d.head
 	}
-	var rend tool.Renderer = tool.GenericRenderer()
+	var rend render.Renderer = render.Generic()
 	if t := r.tools(d.prompt.Tool); t != nil {
-		rend = tool.RendererOf(t)
+		rend = render.Of(t)
 	}
 	lines := []string{boldStyle.Render(d.prompt.Tool + " wants permission")}
-	lines = append(lines, tool.Clip(d.prompt.Tool+"("+rend.RenderUse(d.prompt.Input, false)+")", inner))
+	lines = append(lines, render.Clip(d.prompt.Tool+"("+rend.RenderUse(d.prompt.Input, false)+")", inner))
 	if d.prompt.Subject != "" {
-		lines = append(lines, warnStyle.Render(tool.Clip("Asks for: "+d.prompt.Subject, inner)))
+		lines = append(lines, warnStyle.Render(render.Clip("Asks for: "+d.prompt.Subject, inner)))
 	}
 	if d.prompt.Hook != "" {
-		lines = append(lines, warnStyle.Render(tool.Clip("Hook "+d.prompt.Hook+" requires confirmation for this command:", inner)))
+		lines = append(lines, warnStyle.Render(render.Clip("Hook "+d.prompt.Hook+" requires confirmation for this command:", inner)))
 	}
 	if d.prompt.Reason != "" {
 		lines = append(lines, wrap(dimStyle.Render(d.prompt.Reason), inner)...)
 	}
 	queued := rend.RenderQueued(d.prompt.Input, tool.RenderOptions{Width: inner - 2})
-	if queued.String() != tool.GenericRenderer().RenderQueued(nil, tool.RenderOptions{}).String() {
-		lines = append(lines, styleText(tool.Condense(queued, 8))...)
+	if queued.String() != render.Generic().RenderQueued(nil, tool.RenderOptions{}).String() {
+		lines = append(lines, styleText(render.Condense(queued, 8))...)
 	}
 	d.head, d.headWidth = lines, inner
 	return lines

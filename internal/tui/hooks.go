@@ -9,6 +9,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/hooks"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -190,12 +191,12 @@ func hookRefusal(message string, width int) tool.Text {
 		}
 		reasons = append(reasons, part)
 	}
-	out := tool.Styled(title, tool.StyleWarning)
+	out := render.Styled(title, tool.StyleWarning)
 	for _, l := range wrap(strings.TrimSpace(strings.Join(reasons, "\n")), width) {
-		out = append(out, tool.Styled(l, tool.StylePlain)...)
+		out = append(out, render.Styled(l, tool.StylePlain)...)
 	}
 	for _, c := range commands {
-		out = append(out, tool.Styled(tool.Clip("hook: "+c, width), tool.StyleDim)...)
+		out = append(out, render.Styled(render.Clip("hook: "+c, width), tool.StyleDim)...)
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/mini-claude/mini-claude/internal/highlight"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -146,7 +147,7 @@ func (w *mdWriter) code(n ast.Node, width int) []string {
 		}
 		var b strings.Builder
 		b.WriteString("  ")
-		for _, s := range tool.ClipLines(tool.Text{spans}, width-2)[0] {
+		for _, s := range render.ClipLines(tool.Text{spans}, width-2)[0] {
 			st := codeStyle
 			if s.Color != "" {
 				st = st.Foreground(lipgloss.Color(s.Color))
@@ -162,7 +163,7 @@ func (w *mdWriter) rawLines(lines *text.Segments, width int) []string {
 	var out []string
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		out = append(out, tool.Clip(strings.TrimRight(string(seg.Value(w.src)), "\n"), width))
+		out = append(out, render.Clip(strings.TrimRight(string(seg.Value(w.src)), "\n"), width))
 	}
 	return out
 }

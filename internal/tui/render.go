@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -145,9 +146,9 @@ func wrap(s string, width int) []string {
 // toolLines draws a call: a title with the tool's name and argument summary,
 // then its state's rendering from the tool's hooks, indented under "⎿".
 func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
-	var rend tool.Renderer = tool.GenericRenderer()
+	var rend render.Renderer = render.Generic()
 	if t := r.tools(c.name); t != nil {
-		rend = tool.RendererOf(t)
+		rend = render.Of(t)
 	}
 	bullet := dimStyle.Render("●")
 	switch c.state {
@@ -159,7 +160,7 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 	use := rend.RenderUse(c.input, c.state == toolStreaming)
 	title := bullet + " " + boldStyle.Render(c.name)
 	if use != "" {
-		title += "(" + tool.Clip(use, max(10, width-len(c.name)-4)) + ")"
+		title += "(" + render.Clip(use, max(10, width-len(c.name)-4)) + ")"
 	}
 	o := tool.RenderOptions{Width: max(10, width-5), Full: full}
 	var body tool.Text
@@ -186,10 +187,10 @@ func (r *renderer) toolLines(c *toolCall, width int, full bool) []string {
 		}
 		body = rend.RenderRejected(c.input, o)
 		if c.message != "" {
-			body = append(body, tool.ClipLines(tool.Styled(c.message, tool.StyleDim), o.Width)...)
+			body = append(body, render.ClipLines(render.Styled(c.message, tool.StyleDim), o.Width)...)
 		}
 	case toolInterrupted:
-		body = tool.Styled("Interrupted by the user", tool.StyleError)
+		body = render.Styled("Interrupted by the user", tool.StyleError)
 	}
 	if c.sub != nil {
 		body = r.subAgentBody(c, body, o)
@@ -212,14 +213,14 @@ func (r *renderer) shellLines(b *block, width int, full bool) []string {
 	if b.failed {
 		style = tool.StyleError
 	}
-	out := tool.Styled(b.body, style)
+	out := render.Styled(b.body, style)
 	if len(out) == 0 {
-		out = tool.Styled("(No output)", tool.StyleDim)
+		out = render.Styled("(No output)", tool.StyleDim)
 	}
 	if !full {
-		out = tool.Condense(out, 10)
+		out = render.Condense(out, 10)
 	}
-	for i, l := range styleText(tool.ClipLines(out, width-5)) {
+	for i, l := range styleText(render.ClipLines(out, width-5)) {
 		prefix := "     "
 		if i == 0 {
 			prefix = dimStyle.Render("  ⎿  ")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
@@ -287,7 +288,7 @@ func slowPreview(draws *int) tool.Tool {
 		Call: func(context.Context, in, *tool.Env, tool.Progress) (string, error) { return "", nil },
 		RenderQueued: func(in, tool.RenderOptions) tool.Text {
 			*draws++
-			return tool.Styled(fmt.Sprintf("drawing %d", *draws), tool.StylePlain)
+			return render.Styled(fmt.Sprintf("drawing %d", *draws), tool.StylePlain)
 		},
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
@@ -204,9 +205,9 @@ func (p *picker) view(width, rows int) string {
 		}
 		label := fmt.Sprintf("%s · %d messages · %s", ago(c.Modified), c.Messages, prompt)
 		if i == p.selected {
-			lines = append(lines, accentStyle.Render(tool.Clip("❯ "+label, inner)))
+			lines = append(lines, accentStyle.Render(render.Clip("❯ "+label, inner)))
 		} else {
-			lines = append(lines, tool.Clip("  "+label, inner))
+			lines = append(lines, render.Clip("  "+label, inner))
 		}
 	}
 	lines = append(lines, dimStyle.Render("Enter to resume · Esc to cancel"))

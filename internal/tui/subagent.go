@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
@@ -116,14 +117,14 @@ func (r *renderer) subAgentBody(c *toolCall, own tool.Text, o tool.RenderOptions
 	case c.state == toolRunning:
 		out = r.subUses(sub, o)
 		if len(out) == 0 {
-			out = tool.Styled("Initializing…", tool.StyleDim)
+			out = render.Styled("Initializing…", tool.StyleDim)
 		}
 	case c.state == toolDone && !o.Full:
 		out = own
 	default:
 		out = append(r.subUses(sub, o), own...)
 	}
-	return tool.ClipLines(out, o.Width)
+	return render.ClipLines(out, o.Width)
 }
 
 // subUses lists a sub-agent's tool uses, each titled by its tool's RenderUse
@@ -161,11 +162,11 @@ func (r *renderer) subUses(sub *subAgentRun, o tool.RenderOptions) tool.Text {
 
 // rendererOf returns the render hooks of the session's tool name, or the
 // generic ones for a tool the session does not know.
-func (r *renderer) rendererOf(name string) tool.Renderer {
+func (r *renderer) rendererOf(name string) render.Renderer {
 	if t := r.tools(name); t != nil {
-		return tool.RendererOf(t)
+		return render.Of(t)
 	}
-	return tool.GenericRenderer()
+	return render.Generic()
 }
 
 // subAgentStarted shows a sub-agent under its Agent call; a line says it

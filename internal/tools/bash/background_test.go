@@ -9,21 +9,28 @@ import (
 
 func TestRunningListsOnlyRunningBackgroundTasks(t *testing.T) {
 	h := newHarness(t)
-	if got := Running(h.session); len(got) != 0 {
+	m := managerOf(h.session)
+	if got := m.running(); len(got) != 0 {
 		t.Fatalf("Running before any command = %+v, want none", got)
 	}
 	h.bash("echo foreground")
 	long := taskID(t, h.bash("sleep 30", `"run_in_background":true`, `"description":"Sleep a long time"`).text)
 	short := taskID(t, h.bash("true", `"run_in_background":true`).text)
 	h.taskOutput(short)
-	got := Running(h.session)
-	if len(got) != 1 || got[0].ID != long || got[0].Command != "sleep 30" || got[0].Description != "Sleep a long time" || got[0].OutputPath == "" {
+	got := m.running()
+	if len(got) != 1 || got[0].id != long || got[0].command != "sleep 30" || got[0].description != "Sleep a long time" || got[0].outputPath == "" {
 		t.Fatalf("Running = %+v, want only the sleeping task %s with its output file", got, long)
+	}
+	carried := h.session.Carried(nil)
+	want := "- " + long + " (running since " + got[0].started.Format("15:04:05") + ") Sleep a long time: sleep 30; output in " +
+		got[0].outputPath + "; read it with TaskOutput, stop it with TaskStop"
+	if len(carried) != 1 || carried[0].Tag != "background-tasks" || len(carried[0].Lines) != 1 || carried[0].Lines[0] != want {
+		t.Errorf("the session carries %+v, want the one line\n%s", carried, want)
 	}
 	if _, err := h.call(context.Background(), TaskStop, `{"task_id":"`+long+`"}`); err != nil {
 		t.Fatal(err)
 	}
-	if got := Running(h.session); len(got) != 0 {
+	if got := m.running(); len(got) != 0 {
 		t.Errorf("Running after TaskStop = %+v, want none", got)
 	}
 }

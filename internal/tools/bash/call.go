@@ -11,7 +11,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // Progress is the data of the progress events a running command reports each second.
@@ -43,7 +43,7 @@ func call(ctx context.Context, in Input, env *tool.Env, progress tool.Progress) 
 	spec := shell.Spec{Command: in.Command, Dir: dir, Env: childEnv}
 	sandboxed := !in.DangerouslyDisableSandbox && sandboxStatus().Available()
 	if sandboxed {
-		spec.Sandbox = &shell.Sandbox{Writable: fileaccess.AllowedDirs(env)}
+		spec.Sandbox = &shell.Sandbox{Writable: workspace.AllowedDirs(env)}
 	}
 	out := newOutputLog(maxResultChars, func() (*os.File, error) { return resultstore.Create(env, env.ToolUseID) })
 	foreground, background := timeouts(in)
@@ -136,7 +136,7 @@ func finished(t *task, env *tool.Env, sandboxed, reset bool) (Output, error) {
 		res.OutputPath = v.persisted.Path
 	}
 	if exit.Code == 0 && exit.Dir != "" && exit.Dir != env.Cwd {
-		if fileaccess.Inside(env, exit.Dir) {
+		if workspace.Inside(env, exit.Dir) {
 			env.Session.SetCwd(exit.Dir)
 		} else {
 			env.Session.SetCwd(env.Session.OriginalCwd())
@@ -149,7 +149,7 @@ func finished(t *task, env *tool.Env, sandboxed, reset bool) (Output, error) {
 	}
 	if sandboxed && exit.Code != 0 && deniedBySandbox(body) {
 		notes = append(notes, fmt.Sprintf("[The sandbox lets commands write only inside %s and the temporary directories. If this command must write elsewhere, run it again with dangerouslyDisableSandbox: true; the user will be asked.]",
-			strings.Join(fileaccess.AllowedDirs(env), ", ")))
+			strings.Join(workspace.AllowedDirs(env), ", ")))
 	}
 	res.Text = strings.Join(append(nonEmpty(body), notes...), "\n")
 	if exit.Code != 0 {

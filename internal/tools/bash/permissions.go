@@ -11,7 +11,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/resultstore"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // checkPermissions is Bash's own part of the decision: an empty command runs
@@ -26,7 +26,7 @@ func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.Permissio
 	if in.DangerouslyDisableSandbox && sandboxStatus().Available() {
 		return tool.PermissionResult{Behavior: tool.Ask, Subject: in.Command,
 			Message: "This command asks to run without the sandbox, which otherwise lets it write only inside " +
-				strings.Join(fileaccess.AllowedDirs(env), ", ") + " and the temporary directories."}
+				strings.Join(workspace.AllowedDirs(env), ", ") + " and the temporary directories."}
 	}
 	return tool.PermissionResult{Behavior: tool.Passthrough}
 }
@@ -76,7 +76,7 @@ func accesses(ctx context.Context, in Input, env *tool.Env) tool.Access {
 		}
 		for _, p := range paths {
 			if !resultstore.Owns(p) {
-				acc.Reads = append(acc.Reads, fileaccess.RealPath(p))
+				acc.Reads = append(acc.Reads, workspace.RealPath(p))
 			}
 		}
 	}
@@ -91,7 +91,7 @@ func accesses(ctx context.Context, in Input, env *tool.Env) tool.Access {
 			acc.Commands = append(acc.Commands, unknownPart(strings.TrimSpace(w.Op+" "+w.Path)+" (a write whose target is known only when the command runs)"))
 		}
 		for _, p := range paths {
-			acc.Writes = append(acc.Writes, fileaccess.RealPath(p))
+			acc.Writes = append(acc.Writes, workspace.RealPath(p))
 		}
 	}
 	return acc
@@ -188,7 +188,7 @@ func hasFlag(args []string, short1, short2 rune, long ...string) bool {
 
 // resolve makes path absolute against base, expanding a leading ~; "-" (cd -)
 // has no known target. It does not clean the path: the shell resolves
-// "link/.." physically, and so does fileaccess.RealPath after it.
+// "link/.." physically, and so does workspace.RealPath after it.
 func resolve(base, path string) (string, bool) {
 	switch {
 	case path == "-" || strings.ContainsAny(path, "$`"):
@@ -228,7 +228,7 @@ func protectedOperands(env *tool.Env, a *shell.Analysis, x *expander) (found, un
 		if r.Recursive && contentSearch(r.Op) {
 			roots, _ := x.paths(p)
 			for _, root := range roots {
-				denied, complete := firstDeniedBelow(env, fileaccess.RealPath(root))
+				denied, complete := firstDeniedBelow(env, workspace.RealPath(root))
 				if denied != "" {
 					found = append(found, denied)
 				}
@@ -268,7 +268,7 @@ func deniedPaths(env *tool.Env, x *expander, p pathWord) []string {
 		if _, err := os.Lstat(path); err != nil {
 			continue
 		}
-		if real := fileaccess.RealPath(path); env.ReadDenied(real) {
+		if real := workspace.RealPath(path); env.ReadDenied(real) {
 			denied = append(denied, real)
 		}
 	}
@@ -309,7 +309,7 @@ func firstDeniedBelow(env *tool.Env, root string) (found string, complete bool) 
 			return filepath.SkipAll
 		case d.IsDir() && d.Name() == ".git":
 			return filepath.SkipDir
-		case env.ReadDenied(fileaccess.RealPath(path)):
+		case env.ReadDenied(workspace.RealPath(path)):
 			found = path
 			return filepath.SkipAll
 		}

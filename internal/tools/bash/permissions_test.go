@@ -12,7 +12,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/shell"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 func TestFlagsFollowTheAnalysis(t *testing.T) {
@@ -141,7 +141,7 @@ func TestStoredResultsMayBeRead(t *testing.T) {
 		"cat " + filepath.Dir(r.out.OutputPath) + "/../../x.json": tool.Ask,
 	} {
 		env := h.env()
-		perm := permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(env.Cwd)}}
+		perm := permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(env.Cwd)}}
 		if got := decide(t, env, perm, command); got.Behavior != permission.Behavior(want) {
 			t.Errorf("%q: %v (%s), want %v", command, got.Behavior, got.Reason, want)
 		}

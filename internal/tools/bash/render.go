@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -21,7 +22,7 @@ func renderUse(in Input) string {
 }
 
 func renderProgress(_ Input, ev tool.ProgressEvent, elapsed time.Duration, o tool.RenderOptions) tool.Text {
-	status := "Running… " + tool.Elapsed(elapsed)
+	status := "Running… " + render.Elapsed(elapsed)
 	if p, ok := ev.Data.(Progress); ok && p.OutputBytes > 0 {
 		status += " · " + byteCount(p.OutputBytes) + " of output"
 	}
@@ -31,21 +32,21 @@ func renderProgress(_ Input, ev tool.ProgressEvent, elapsed time.Duration, o too
 	}
 	var t tool.Text
 	if strings.TrimSpace(tail) != "" {
-		t = tool.Styled(strings.ReplaceAll(tail, "\t", "    "), tool.StylePlain)
+		t = render.Styled(strings.ReplaceAll(tail, "\t", "    "), tool.StylePlain)
 	}
 	t = append(t, tool.Line{{Text: status, Style: tool.StyleDim}})
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }
 
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	if out.TaskID != "" {
-		return tool.ClipLines(tool.Styled(fmt.Sprintf("Running in the background (task %s)", out.TaskID), tool.StyleDim), o.Width)
+		return render.ClipLines(render.Styled(fmt.Sprintf("Running in the background (task %s)", out.TaskID), tool.StyleDim), o.Width)
 	}
-	t := tool.GenericResult(out.Text, o)
+	t := render.GenericResult(out.Text, o)
 	if out.CwdReset {
 		t = append(t, tool.Line{{Text: "The working directory went back to the project root", Style: tool.StyleWarning}})
 	}
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }
 
 func byteCount(n int64) string {

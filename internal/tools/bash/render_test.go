@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 )
 
 func TestRenderHooks(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // Input is what the model sends; the schema is Claude Code's.
@@ -95,7 +96,7 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 // new_string loses the white space at the end of its lines unless the file is
 // Markdown (fileaccess.TrimLineEnds), as Claude Code applies it.
 func normalized(env *tool.Env, in Input) Input {
-	abs := fileaccess.Resolve(env, in.FilePath)
+	abs := workspace.Resolve(env, in.FilePath)
 	if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
 		in.NewString = fileaccess.TrimLineEnds(abs, in.NewString)
 	}
@@ -107,7 +108,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 	if in.OldString == in.NewString {
 		return errors.New("no changes to make: old_string and new_string are exactly the same. Put the text that should replace old_string in new_string")
 	}
-	abs := fileaccess.Resolve(env, in.FilePath)
+	abs := workspace.Resolve(env, in.FilePath)
 	if strings.EqualFold(filepath.Ext(abs), ".ipynb") {
 		return fmt.Errorf("%s is a Jupyter notebook; edit its cells with the NotebookEdit tool instead", abs)
 	}
@@ -148,7 +149,7 @@ func inspect(env *tool.Env, abs, old string) (target, error) {
 
 func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	in = normalized(env, in)
-	abs := fileaccess.Resolve(env, in.FilePath)
+	abs := workspace.Resolve(env, in.FilePath)
 	t, err := inspect(env, abs, in.OldString)
 	if err != nil {
 		return Output{}, err

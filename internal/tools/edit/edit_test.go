@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // call runs one Edit call the way the executor does: parse, validate, run.
@@ -138,7 +139,7 @@ func TestEdit(t *testing.T) {
 			if tt.in.FilePath == "" {
 				tt.in.FilePath = "file.txt"
 			}
-			path := fileaccess.Resolve(env, tt.in.FilePath)
+			path := workspace.Resolve(env, tt.in.FilePath)
 			if tt.file != nil {
 				os.WriteFile(path, []byte(*tt.file), 0o644)
 				info, _ := os.Stat(path)
@@ -230,7 +231,7 @@ func TestEditKeepsWhatTheSessionKnows(t *testing.T) {
 func TestEditReportsItsTargetForPermissions(t *testing.T) {
 	env := newEnv(t)
 	for path, want := range map[string]string{
-		"inside.txt": filepath.Join(fileaccess.RealPath(env.Cwd), "inside.txt"),
+		"inside.txt": filepath.Join(workspace.RealPath(env.Cwd), "inside.txt"),
 		"/etc/hosts": "/etc/hosts",
 	} {
 		raw, _ := json.Marshal(Input{FilePath: path, OldString: "a", NewString: "b"})

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
@@ -27,14 +28,14 @@ func renderUse(in Input) string {
 // line numbers, as the finished call will show it.
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 	hunks := pendingChange(in)
-	head := tool.Line{{Text: tool.DiffStat(hunks), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(in.FilePath, hunks, o)...)
+	head := tool.Line{{Text: render.DiffStat(hunks), Style: tool.StyleDim}}
+	return append(tool.Text{head}, render.Diff(in.FilePath, hunks, o)...)
 }
 
 // renderResult draws the change the edit made to the file.
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
-	head := tool.Line{{Text: tool.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
-	return append(tool.Text{head}, tool.Diff(out.FilePath, out.StructuredPatch, o)...)
+	head := tool.Line{{Text: render.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
+	return append(tool.Text{head}, render.Diff(out.FilePath, out.StructuredPatch, o)...)
 }
 
 // maxPreviewedFile is the largest file read to preview an edit in place.

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/render"
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
 
@@ -77,7 +78,7 @@ func TestRenderedDiffIsNumberedFromTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := tool.RendererOf(Tool).RenderResult(raw, res.Output, tool.RenderOptions{Width: 80}).String()
+	got := render.Of(Tool).RenderResult(raw, res.Output, tool.RenderOptions{Width: 80}).String()
 	want := "Updated " + path + " with 1 addition and 1 removal\n    1   one\n    2   two\n    3 - the 3 of us\n    3 + the three of us\n    4   four\n"
 	if got != want {
 		t.Errorf("result:\n%s\nwant\n%s", got, want)

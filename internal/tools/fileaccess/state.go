@@ -125,6 +125,24 @@ func (s *State) Paths() []string {
 	return paths
 }
 
+// maxCarried caps the files read that a compaction carries over.
+const maxCarried = 100
+
+// Carry lists the files the session has read but not edited, sorted, as a
+// compaction carries them over: at most maxCarried, with a count of the rest.
+func (s *State) Carry(edited []string) tool.Section {
+	var read []string
+	for _, path := range s.Paths() {
+		if !slices.Contains(edited, path) {
+			read = append(read, path)
+		}
+	}
+	if len(read) > maxCarried {
+		read = append(read[:maxCarried], fmt.Sprintf("(and %d more)", len(read)-maxCarried))
+	}
+	return tool.Section{Tag: "files-read", Lines: read}
+}
+
 // StateCurrentNote follows the first sentence of a successful Edit or Write,
 // as in Claude Code 2.1.332: the model need not read the file back (unless it
 // had changed on disk, which an Edit says instead).

@@ -1,8 +1,10 @@
 package fileaccess
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -49,6 +51,41 @@ func TestRestore(t *testing.T) {
 			}
 			if changed, err := Changed(path, rec); err == nil && changed == tt.wantCurrent {
 				t.Errorf("Changed = %v after Restore said current=%v", changed, tt.wantCurrent)
+			}
+		})
+	}
+}
+
+func TestCarryListsTheFilesReadButNotEdited(t *testing.T) {
+	tests := []struct {
+		name   string
+		read   int
+		edited []string
+		want   []string
+	}{
+		{"none", 0, nil, nil},
+		{"edited left out", 3, []string{"/p/f001"}, []string{"/p/f000", "/p/f002"}},
+		{"capped", maxCarried + 2, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := &tool.Env{Session: tool.NewSession("/p")}
+			state := StateOf(env)
+			for i := range tt.read {
+				state.RememberPart(fmt.Sprintf("/p/f%03d", i), time.Now())
+			}
+			got := state.Carry(tt.edited)
+			if got.Tag != "files-read" {
+				t.Errorf("tag %q", got.Tag)
+			}
+			if tt.read > maxCarried {
+				if len(got.Lines) != maxCarried+1 || got.Lines[maxCarried] != "(and 2 more)" || got.Lines[0] != "/p/f000" {
+					t.Errorf("%d lines ending %q, want %d and a count of the rest", len(got.Lines), got.Lines[len(got.Lines)-1], maxCarried)
+				}
+				return
+			}
+			if !slices.Equal(got.Lines, tt.want) {
+				t.Errorf("lines %q, want %q", got.Lines, tt.want)
 			}
 		})
 	}

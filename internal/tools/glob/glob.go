@@ -18,8 +18,8 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/filewalk"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // MaxResults is how many paths one call lists; the rest are counted.
@@ -58,7 +58,7 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	ValidateInput:      validate,
 	Accesses:           accesses,
 	Call:               run,
-	MapResult:          render,
+	MapResult:          resultText,
 	RenderUse:          renderUse,
 	RenderResult:       renderResult,
 })
@@ -78,7 +78,7 @@ type search struct {
 func locate(in Input, env *tool.Env) search {
 	s := search{root: env.Cwd, pattern: in.Pattern}
 	if in.Path != "" {
-		s.root = fileaccess.Resolve(env, in.Path)
+		s.root = workspace.Resolve(env, in.Path)
 	}
 	for strings.HasPrefix(s.pattern, "./") {
 		s.pattern = s.pattern[2:]
@@ -136,7 +136,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 	if in.Path == "" {
 		return nil
 	}
-	info, err := os.Stat(fileaccess.Resolve(env, in.Path))
+	info, err := os.Stat(workspace.Resolve(env, in.Path))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("Directory does not exist: %s. Note: your current working directory is %s. Give an existing directory, or omit path to search the working directory.", in.Path, env.Cwd)
@@ -150,7 +150,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 
 // accesses reports the searched directory as a read, for the permission rules.
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
-	return tool.Access{Reads: []string{fileaccess.RealPath(locate(in, env).root)}}
+	return tool.Access{Reads: []string{workspace.RealPath(locate(in, env).root)}}
 }
 
 // found is one matching file.
@@ -216,9 +216,9 @@ func (s search) find(ctx context.Context) ([]found, error) {
 	return slices.Concat(perWorker...), nil
 }
 
-// render is Claude Code's text: the paths, one per line, and a last line
+// resultText is Claude Code's text: the paths, one per line, and a last line
 // saying how many more matched when the list was cut.
-func render(out Output) []llm.ContentBlock {
+func resultText(out Output) []llm.ContentBlock {
 	if len(out.Filenames) == 0 {
 		return []llm.ContentBlock{llm.TextBlock("No files found")}
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 var (
@@ -92,7 +92,7 @@ func call(t *testing.T, cwd string, input string) (string, tool.PermissionResult
 		return "", tool.PermissionResult{}, err
 	}
 	own := c.CheckPermissions(ctx, env)
-	rules := permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(cwd)}}
+	rules := permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(cwd)}}
 	decision := rules.Decide(permission.Query{Tool: "Glob", ReadOnly: true, ToolVerdict: permission.Behavior(own.Behavior), Reads: c.Accesses(ctx, env).Reads})
 	perm := tool.PermissionResult{Behavior: tool.Behavior(decision.Behavior), Message: decision.Reason}
 	res, err := c.Run(ctx, env, nil)

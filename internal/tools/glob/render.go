@@ -3,6 +3,7 @@ package glob
 import (
 	"fmt"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -17,7 +18,7 @@ func renderUse(in Input) string {
 }
 
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
-	summary := "Found " + tool.Count(out.NumFiles, "file")
+	summary := "Found " + render.Count(out.NumFiles, "file")
 	if out.Truncated {
 		summary += fmt.Sprintf(" (the first %d of %d)", out.NumFiles, out.TotalMatches)
 	}
@@ -27,5 +28,5 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 			t = append(t, tool.Line{{Text: "  " + name}})
 		}
 	}
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }

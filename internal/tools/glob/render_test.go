@@ -3,7 +3,7 @@ package glob
 import (
 	"testing"
 
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 )
 
 func TestRenderHooks(t *testing.T) {

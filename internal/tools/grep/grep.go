@@ -18,7 +18,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // EngineEnv names the environment variable that picks the search engine.
@@ -68,12 +68,12 @@ var Tool = tool.MustBuild(tool.Def[Input, Output]{
 	Accesses: func(_ context.Context, in Input, env *tool.Env) tool.Access {
 		target := env.Cwd
 		if in.Path != "" {
-			target = fileaccess.Resolve(env, in.Path)
+			target = workspace.Resolve(env, in.Path)
 		}
-		return tool.Access{Reads: []string{fileaccess.RealPath(target)}}
+		return tool.Access{Reads: []string{workspace.RealPath(target)}}
 	},
 	Call:         run,
-	MapResult:    render,
+	MapResult:    resultText,
 	RenderUse:    renderUse,
 	RenderResult: renderResult,
 })
@@ -117,9 +117,9 @@ func report(files []fileResult, q *query) Output {
 	return reportFiles(files, q)
 }
 
-// render is Claude Code's text for each mode, with the pagination note when
+// resultText is Claude Code's text for each mode, with the pagination note when
 // head_limit or offset shaped the result.
-func render(out Output) []llm.ContentBlock {
+func resultText(out Output) []llm.ContentBlock {
 	note := describe(out.AppliedLimit, out.AppliedOffset)
 	var text string
 	switch out.Mode {

@@ -14,7 +14,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // goldenCases are the inputs whose output is recorded in testdata/<name>.golden.
@@ -115,7 +115,7 @@ func execute(t *testing.T, cwd, rg, input string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return render(report(files, q))[0].Text, nil
+	return resultText(report(files, q))[0].Text, nil
 }
 
 var (
@@ -263,9 +263,9 @@ func TestPermissions(t *testing.T) {
 // decide runs the call's accesses through the permission engine, as the executor does.
 func decide(c tool.Call, env *tool.Env) permission.Behavior {
 	ctx := context.Background()
-	dirs := []string{fileaccess.RealPath(env.Cwd)}
+	dirs := []string{workspace.RealPath(env.Cwd)}
 	for _, d := range env.AdditionalDirs {
-		dirs = append(dirs, fileaccess.RealPath(d))
+		dirs = append(dirs, workspace.RealPath(d))
 	}
 	rules := permission.Context{Mode: permission.ModeDefault, Dirs: dirs}
 	own := c.CheckPermissions(ctx, env)
@@ -331,8 +331,8 @@ func TestRenderEmptyPages(t *testing.T) {
 		{Output{Mode: modeCount, NumMatches: 1, NumFiles: 1, AppliedOffset: &five}, "No entries at this offset\n\nFound 1 total occurrence across 1 file. with pagination = offset: 5"},
 	}
 	for _, tt := range tests {
-		if got := render(tt.out)[0].Text; got != tt.want {
-			t.Errorf("render(%+v) = %q, want %q", tt.out, got, tt.want)
+		if got := resultText(tt.out)[0].Text; got != tt.want {
+			t.Errorf("resultText(%+v) = %q, want %q", tt.out, got, tt.want)
 		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/filewalk"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // The output modes.
@@ -101,7 +101,7 @@ func newQuery(in Input, env *tool.Env) (*query, error) {
 		q.setContext(in)
 	}
 	if in.Path != "" {
-		q.target = fileaccess.Resolve(env, in.Path)
+		q.target = workspace.Resolve(env, in.Path)
 	}
 	info, err := os.Stat(q.target)
 	switch {

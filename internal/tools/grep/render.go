@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -31,11 +32,11 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	var summary string
 	switch out.Mode {
 	case "content":
-		summary = "Found " + tool.Count(out.NumLines, "line")
+		summary = "Found " + render.Count(out.NumLines, "line")
 	case "count":
-		summary = "Found " + tool.Count(out.NumMatches, "match") + " in " + tool.Count(out.NumFiles, "file")
+		summary = "Found " + render.Count(out.NumMatches, "match") + " in " + render.Count(out.NumFiles, "file")
 	default:
-		summary = "Found " + tool.Count(out.NumFiles, "file")
+		summary = "Found " + render.Count(out.NumFiles, "file")
 	}
 	t := tool.Text{{{Text: summary}}}
 	if o.Full {
@@ -49,5 +50,5 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 			}
 		}
 	}
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // Input is what the model sends; the schema is Claude Code's.
@@ -62,7 +63,7 @@ func mode(in Input) string {
 }
 
 func validate(_ context.Context, in Input, env *tool.Env) error {
-	abs := fileaccess.Resolve(env, in.NotebookPath)
+	abs := workspace.Resolve(env, in.NotebookPath)
 	switch {
 	case !strings.EqualFold(filepath.Ext(abs), ".ipynb"):
 		return fmt.Errorf("%s is not a Jupyter notebook (.ipynb); edit it with the Edit tool", abs)
@@ -102,7 +103,7 @@ func inspect(env *tool.Env, abs string) (fileaccess.Record, error) {
 }
 
 func editNotebook(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (string, error) {
-	abs := fileaccess.Resolve(env, in.NotebookPath)
+	abs := workspace.Resolve(env, in.NotebookPath)
 	rec, err := inspect(env, abs)
 	if err != nil {
 		return "", err

@@ -15,6 +15,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 func TestMain(m *testing.M) {
@@ -171,7 +172,7 @@ func TestNotebookEditsFollowEachOther(t *testing.T) {
 
 func TestNotebookEditPermissionsAndSchema(t *testing.T) {
 	env, _ := setup(t, "jupyter.ipynb", true)
-	for path, want := range map[string]string{"nb.ipynb": filepath.Join(fileaccess.RealPath(env.Cwd), "nb.ipynb"), "/etc/nb.ipynb": "/etc/nb.ipynb"} {
+	for path, want := range map[string]string{"nb.ipynb": filepath.Join(workspace.RealPath(env.Cwd), "nb.ipynb"), "/etc/nb.ipynb": "/etc/nb.ipynb"} {
 		raw, _ := json.Marshal(Input{NotebookPath: path, CellID: "calc", NewSource: "x"})
 		c, _ := Tool.Parse(raw)
 		if access := c.Accesses(context.Background(), env); len(access.Writes) != 1 || access.Writes[0] != want {

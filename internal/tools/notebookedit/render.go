@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -23,20 +24,20 @@ func renderUse(in Input) string {
 
 func renderChange(in Input, o tool.RenderOptions) tool.Text {
 	if mode(in) == "delete" {
-		return tool.ClipLines(tool.Styled("Delete cell "+in.CellID, tool.StyleRemoved), o.Width)
+		return render.ClipLines(render.Styled("Delete cell "+in.CellID, tool.StyleRemoved), o.Width)
 	}
 	source := in.NewSource
 	if source != "" && !strings.HasSuffix(source, "\n") {
 		source += "\n"
 	}
-	return tool.Diff("", patch.Compute("", source), o)
+	return render.Diff("", patch.Compute("", source), o)
 }
 
 func renderQueued(in Input, o tool.RenderOptions) tool.Text { return renderChange(in, o) }
 
 func renderResult(in Input, out string, o tool.RenderOptions) tool.Text {
 	if mode(in) == "delete" {
-		return tool.ClipLines(tool.Styled(out, tool.StyleDim), o.Width)
+		return render.ClipLines(render.Styled(out, tool.StyleDim), o.Width)
 	}
 	return renderChange(in, o)
 }

@@ -56,9 +56,9 @@ func run(ctx context.Context, env *tool.Env, input string) (tool.Result, error) 
 	return tool.Exec(ctx, Tool, env, json.RawMessage(input), nil)
 }
 
-// render shows content blocks as text for golden files: text as it is, an
+// blocksText shows content blocks as text for golden files: text as it is, an
 // image by its type, size and hash.
-func render(blocks []llm.ContentBlock) string {
+func blocksText(blocks []llm.ContentBlock) string {
 	var b strings.Builder
 	for i, block := range blocks {
 		if i > 0 {

@@ -126,7 +126,7 @@ func TestImages(t *testing.T) {
 			if dims.DisplayWidth != cfg.Width || dims.DisplayHeight != cfg.Height {
 				t.Errorf("dimensions %+v disagree with the image sent", dims)
 			}
-			golden(t, tt.golden, render(res.Content))
+			golden(t, tt.golden, blocksText(res.Content))
 			if rec, ok := fileaccess.StateOf(env).Lookup(filepath.Join(env.Cwd, tt.file)); !ok || !rec.Full {
 				t.Errorf("file state %+v, want a full record", rec)
 			}
@@ -246,7 +246,7 @@ func TestNotebooks(t *testing.T) {
 			if err != nil {
 				got = "ERROR: " + err.Error()
 			} else {
-				got = render(res.Content)
+				got = blocksText(res.Content)
 				rec, ok := fileaccess.StateOf(env).Lookup(filepath.Join(env.Cwd, tt.file))
 				if !ok || !rec.Full {
 					t.Errorf("file state %+v, want a full record", rec)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // Input is what the model sends; the shared fields match Claude Code's Read.
@@ -63,7 +64,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 	if in.Limit != nil && *in.Limit < 0 {
 		return fmt.Errorf("limit cannot be negative, but it is %d: give the number of lines to read, or leave limit out to read to the end", *in.Limit)
 	}
-	abs := fileaccess.Resolve(env, in.FilePath)
+	abs := workspace.Resolve(env, in.FilePath)
 	if in.Pages != "" && isPDF(abs) {
 		if _, err := parsePages(in.Pages); err != nil {
 			return err
@@ -78,7 +79,7 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 // checkPermissions vouches for reading the session's own stored tool results,
 // which the model is told to Read; every other path is left to the rules.
 func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.PermissionResult {
-	if inSessionToolResults(env, fileaccess.Resolve(env, in.FilePath)) {
+	if inSessionToolResults(env, workspace.Resolve(env, in.FilePath)) {
 		return tool.PermissionResult{Behavior: tool.Allow}
 	}
 	return tool.PermissionResult{Behavior: tool.Passthrough}
@@ -87,7 +88,7 @@ func checkPermissions(_ context.Context, in Input, env *tool.Env) tool.Permissio
 // accesses reports the file read, except the session's own stored tool
 // results, which checkPermissions allows.
 func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
-	if inSessionToolResults(env, fileaccess.Resolve(env, in.FilePath)) {
+	if inSessionToolResults(env, workspace.Resolve(env, in.FilePath)) {
 		return tool.Access{}
 	}
 	return fileaccess.ReadAccess(env, in.FilePath)
@@ -109,7 +110,7 @@ func normalized(in Input) Input {
 
 func read(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	in = normalized(in)
-	abs := fileaccess.Resolve(env, in.FilePath)
+	abs := workspace.Resolve(env, in.FilePath)
 	real, err := statFile(env, abs)
 	if err != nil {
 		return Output{}, err

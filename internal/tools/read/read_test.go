@@ -17,6 +17,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // textFixtures are the text files the table tests read, by name.
@@ -287,7 +288,7 @@ func TestPermissions(t *testing.T) {
 		}
 		own := call.CheckPermissions(context.Background(), env)
 		access := call.Accesses(context.Background(), env)
-		perm := permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(env.Cwd)}}
+		perm := permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(env.Cwd)}}
 		got := perm.Decide(permission.Query{Tool: "Read", ReadOnly: true, ToolVerdict: permission.Behavior(own.Behavior), Reads: access.Reads})
 		if want := permission.Behavior(tt.want); got.Behavior != want {
 			t.Errorf("%s: %v (%s), want %v", tt.path, got.Behavior, got.Reason, want)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -36,14 +37,14 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 			summary += fmt.Sprintf(" (%dx%d)", d.OriginalWidth, d.OriginalHeight)
 		}
 	case KindNotebook:
-		summary = "Read " + tool.Count(len(f.Cells), "cell")
+		summary = "Read " + render.Count(len(f.Cells), "cell")
 	case KindPDF:
-		summary = "Read " + tool.Count(len(f.Pages), "page")
+		summary = "Read " + render.Count(len(f.Pages), "page")
 		if f.TotalPages > 0 {
 			summary += fmt.Sprintf(" of %d", f.TotalPages)
 		}
 	default:
-		summary = "Read " + tool.Count(f.NumLines, "line")
+		summary = "Read " + render.Count(f.NumLines, "line")
 		if f.TotalLines > f.NumLines {
 			summary += fmt.Sprintf(" of %d", f.TotalLines)
 		}
@@ -57,5 +58,5 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 			})
 		}
 	}
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }

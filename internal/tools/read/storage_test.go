@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -35,9 +36,7 @@ func TestAResumedReadKeepsWhatWasReadNotTheContent(t *testing.T) {
 			if string(got) != c.want {
 				t.Errorf("stored as\n%s\nwant\n%s", got, c.want)
 			}
-			if summary := Tool.(interface {
-				RenderResult(json.RawMessage, any, tool.RenderOptions) tool.Text
-			}).RenderResult(nil, stored, tool.RenderOptions{Full: true}); len(summary) != 1 {
+			if summary := render.Of(Tool).RenderResult(nil, stored, tool.RenderOptions{Full: true}); len(summary) != 1 {
 				t.Errorf("the stored output draws %q, want only its summary line", summary.String())
 			}
 		})

@@ -45,7 +45,7 @@ func backgroundOf(s *tool.Session) *background {
 
 // startBackground runs req on its own goroutine; its end is queued as a
 // session notice for the model's next turn. It fails once the session is closing.
-func startBackground(s *tool.Session, r Runner, req Request) error {
+func startBackground(s *tool.Session, r tool.SubAgentRunner, req tool.SubAgentRequest) error {
 	b := backgroundOf(s)
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -44,10 +44,10 @@ func description(types []Type) string {
 }
 
 // described is the Agent tool with a description that lists a session's
-// types; it draws its calls as the tool does.
+// types; it draws its calls with the tool's hooks.
 type described struct {
 	tool.Tool
-	tool.Renderer
+	tool.RenderHooks
 	text string
 }
 
@@ -63,8 +63,8 @@ func (d described) Spec() llm.ToolSpec {
 func Describe(pool []tool.Tool, types []Type) []tool.Tool {
 	out := make([]tool.Tool, len(pool))
 	for i, t := range pool {
-		if t.Name() == Name {
-			t = described{Tool: t, Renderer: tool.RendererOf(t), text: description(types)}
+		if hooks, ok := t.(tool.RenderHooks); ok && t.Name() == Name {
+			t = described{Tool: t, RenderHooks: hooks, text: description(types)}
 		}
 		out[i] = t
 	}
@@ -104,7 +104,7 @@ func indent(s string) string {
 }
 
 // notice is the text a background agent's end leaves for the model's next turn.
-func notice(req Request, report Report, err error) string {
+func notice(req tool.SubAgentRequest, report tool.SubAgentReport, err error) string {
 	status, summary, body := "completed", fmt.Sprintf("Agent %q finished", req.Description), "<result>"+report.Text+"</result>"
 	if err != nil {
 		status, summary, body = "failed", fmt.Sprintf("Agent %q failed", req.Description), "<error>"+err.Error()+"</error>"

@@ -2,6 +2,7 @@ package subagent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -20,8 +22,8 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestFormats(t *testing.T) {
-	req := Request{AgentID: "a0123456789abcdef", Description: "Find the parser", ToolUseID: "toolu_01"}
-	report := Report{Text: "The parser is in /src/parse.go.\n\nIt has two entry points.", ContextTokens: 1234, ToolUses: 3, Duration: 1500 * time.Millisecond}
+	req := tool.SubAgentRequest{AgentID: "a0123456789abcdef", Description: "Find the parser", ToolUseID: "toolu_01"}
+	report := tool.SubAgentReport{Text: "The parser is in /src/parse.go.\n\nIt has two entry points.", ContextTokens: 1234, ToolUses: 3, Duration: 1500 * time.Millisecond}
 	completed := Output{Status: "completed", AgentID: req.AgentID, Content: []llm.ContentBlock{llm.TextBlock(report.Text)},
 		TotalTokens: 1234, TotalToolUseCount: 3, TotalDurationMs: 1500}
 	tests := []struct {
@@ -32,7 +34,7 @@ func TestFormats(t *testing.T) {
 		{"empty_report", content(Output{Status: "completed", AgentID: req.AgentID})[0].Text},
 		{"background_launched", content(Output{Status: "async_launched", AgentID: req.AgentID})[0].Text},
 		{"notice_completed", notice(req, report, nil)},
-		{"notice_failed", notice(req, Report{Duration: time.Second}, errors.New("context canceled"))},
+		{"notice_failed", notice(req, tool.SubAgentReport{Duration: time.Second}, errors.New("context canceled"))},
 		{"description", description([]Type{GeneralPurpose, {Name: "reader", Description: "Reads.", Tools: []string{"Read", "Grep"}}, {Name: "thinker", Description: "Thinks.", Tools: []string{}}})},
 	}
 	for _, tt := range tests {
@@ -48,16 +50,20 @@ func TestDescribeListsTheTypes(t *testing.T) {
 	if strings.Contains(Tool.Description(), "reader") {
 		t.Error("Describe changed the built-in tool")
 	}
+	input := json.RawMessage(`{"description":"Find the parser","prompt":"Look"}`)
+	if got, want := render.Of(pool[0]).RenderUse(input, false), render.Of(Tool).RenderUse(input, false); got != want || got == render.Generic().RenderUse(input, false) {
+		t.Errorf("the described tool draws its use as %q, want the tool's own %q", got, want)
+	}
 }
 
-type fakeRunner struct{ got chan Request }
+type fakeRunner struct{ got chan tool.SubAgentRequest }
 
-func (f fakeRunner) RunAgent(ctx context.Context, req Request) (Report, error) {
+func (f fakeRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) (tool.SubAgentReport, error) {
 	f.got <- req
 	if req.Prompt == "fail" {
-		return Report{}, errors.New("the model is unavailable")
+		return tool.SubAgentReport{}, errors.New("the model is unavailable")
 	}
-	return Report{Text: "done: " + req.Prompt, Model: "m"}, nil
+	return tool.SubAgentReport{Text: "done: " + req.Prompt, Model: "m"}, nil
 }
 
 func TestCall(t *testing.T) {
@@ -81,7 +87,7 @@ func TestCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			session := tool.NewSession(t.TempDir())
 			defer session.Close()
-			runner := fakeRunner{got: make(chan Request, 1)}
+			runner := fakeRunner{got: make(chan tool.SubAgentRequest, 1)}
 			if tt.attach {
 				Attach(session, []Type{GeneralPurpose, {Name: "reader", Description: "Reads.", Tools: []string{"Read"}}}, runner)
 			}
@@ -105,7 +111,7 @@ func TestCall(t *testing.T) {
 			if tt.wantType != "" {
 				select {
 				case req := <-runner.got:
-					if req.Type.Name != tt.wantType || req.ToolUseID != "toolu_x" || len(req.AgentID) != 17 {
+					if req.Type != tt.wantType || req.ToolUseID != "toolu_x" || len(req.AgentID) != 17 {
 						t.Errorf("request %+v", req)
 					}
 				case <-time.After(5 * time.Second):
@@ -148,12 +154,12 @@ func TestBackgroundNoticeAndWait(t *testing.T) {
 
 type blockingRunner struct{ release chan struct{} }
 
-func (b blockingRunner) RunAgent(ctx context.Context, _ Request) (Report, error) {
+func (b blockingRunner) RunAgent(ctx context.Context, _ tool.SubAgentRequest) (tool.SubAgentReport, error) {
 	select {
 	case <-b.release:
-		return Report{Text: "released"}, nil
+		return tool.SubAgentReport{Text: "released"}, nil
 	case <-ctx.Done():
-		return Report{}, ctx.Err()
+		return tool.SubAgentReport{}, ctx.Err()
 	}
 }
 

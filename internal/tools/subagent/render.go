@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -17,10 +18,10 @@ func renderUse(in Input) string {
 // agent went to the background.
 func renderResult(_ Input, out Output, _ tool.RenderOptions) tool.Text {
 	if out.Status == "async_launched" {
-		return tool.Styled(Backgrounded, tool.StylePlain)
+		return render.Styled(Backgrounded, tool.StylePlain)
 	}
 	took := time.Duration(out.TotalDurationMs) * time.Millisecond
-	return tool.Styled(Summary(out.TotalToolUseCount, out.TotalTokens, took), tool.StylePlain)
+	return render.Styled(Summary(out.TotalToolUseCount, out.TotalTokens, took), tool.StylePlain)
 }
 
 // Backgrounded is what an Agent call shows once its agent runs in the background.

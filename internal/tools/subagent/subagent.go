@@ -2,8 +2,8 @@
 // context, a type's system prompt and tools, and returns its final report;
 // in the background, the report arrives later as a notice.
 //
-// The tool does not run agents itself, since the agent loop imports the tool
-// registry: the loop gives each session a Runner (Attach), and the tool asks it.
+// The tool does not run agents itself: the agent loop gives each session a
+// tool.SubAgentRunner, which the composition root hands to Attach, and the tool asks it.
 package subagent
 
 import (
@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -23,61 +22,25 @@ import (
 // Name is the Agent tool's name in the API.
 const Name = "Agent"
 
-// Request is one sub-agent run the Agent tool asks its session's Runner for.
-type Request struct {
-	// AgentID identifies the sub-agent in results, notices and events.
-	AgentID string
-	Type    Type
-	// Model is the model the call asked for (an alias such as "sonnet"); ""
-	// leaves it to the type, then to the parent.
-	Model       string
-	Description string
-	Prompt      string
-	// ToolUseID is the id of the Agent call that started the sub-agent.
-	ToolUseID  string
-	Background bool
-}
-
-// Report is a finished sub-agent run.
-type Report struct {
-	// Text is the sub-agent's final message.
-	Text string
-	// Model is the model the sub-agent ran on.
-	Model string
-	// Usage sums the sub-agent's own requests.
-	Usage llm.Usage
-	// ContextTokens counts the tokens of its last exchange: the size of its context at the end.
-	ContextTokens int
-	// CostUSD is the cost of the sub-agent and of the sub-agents it started.
-	CostUSD  float64
-	ToolUses int
-	Duration time.Duration
-}
-
-// Runner runs a sub-agent to its end; the agent loop provides one per session.
-type Runner interface {
-	RunAgent(ctx context.Context, req Request) (Report, error)
-}
-
 // host is what a session offers the Agent tool.
 type host struct {
 	mu     sync.Mutex
 	types  []Type
-	runner Runner
+	runner tool.SubAgentRunner
 }
 
 type hostKey struct{}
 
 // Attach gives a session the agent types its Agent calls may start and the
-// Runner that starts them; without it, Agent calls fail with an explanation.
-func Attach(s *tool.Session, types []Type, r Runner) {
+// runner that starts them; without it, Agent calls fail with an explanation.
+func Attach(s *tool.Session, types []Type, r tool.SubAgentRunner) {
 	h := tool.Value(s, hostKey{}, func() *host { return &host{} })
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.types, h.runner = types, r
 }
 
-func hostOf(s *tool.Session) ([]Type, Runner) {
+func hostOf(s *tool.Session) ([]Type, tool.SubAgentRunner) {
 	h := tool.Value(s, hostKey{}, func() *host { return &host{} })
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -161,8 +124,8 @@ func call(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	if runner == nil || !ok {
 		return Output{}, validate(ctx, in, env)
 	}
-	req := Request{AgentID: newAgentID(), Type: typ, Model: in.Model, Description: in.Description,
-		Prompt: in.Prompt, ToolUseID: env.ToolUseID, Background: in.RunInBackground}
+	req := tool.SubAgentRequest{AgentID: newAgentID(), Type: typ.Name, Role: typ.Prompt, Tools: typ.Tools, TypeModel: typ.Model,
+		Model: in.Model, Description: in.Description, Prompt: in.Prompt, ToolUseID: env.ToolUseID, Background: in.RunInBackground}
 	out := Output{Prompt: in.Prompt, AgentID: req.AgentID, AgentType: typ.Name}
 	if in.RunInBackground {
 		if err := startBackground(env.Session, runner, req); err != nil {

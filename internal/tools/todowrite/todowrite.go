@@ -172,12 +172,20 @@ func List(s *tool.Session) []Item {
 // Format renders items one a line, "1. [in_progress] Run the tests", for
 // messages the model reads.
 func Format(items []Item) string {
-	var b strings.Builder
+	return strings.Join(formatLines(items), "\n")
+}
+
+func formatLines(items []Item) []string {
+	lines := make([]string, len(items))
 	for i, item := range items {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "%d. [%s] %s", i+1, item.Status, item.Content)
+		lines[i] = fmt.Sprintf("%d. [%s] %s", i+1, item.Status, item.Content)
 	}
-	return b.String()
+	return lines
+}
+
+// Carry is the todo list as a compaction carries it over, in the form Format gives.
+func (l *list) Carry([]string) tool.Section {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return tool.Section{Tag: "todo-list", Lines: formatLines(l.items)}
 }

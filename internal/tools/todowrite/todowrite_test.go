@@ -170,3 +170,17 @@ func TestStreamJSONOutputShape(t *testing.T) {
 	}
 	golden(t, "tool_use_result", string(data))
 }
+
+func TestTheSessionCarriesTheTodoListThroughACompaction(t *testing.T) {
+	env := newEnv(t)
+	if got := env.Session.Carried(nil); len(got) != 0 {
+		t.Fatalf("before any TodoWrite the session carries %+v", got)
+	}
+	if _, err := call(t, env, `{"todos":[{"content":"Write it","status":"completed","activeForm":"Writing it"},{"content":"Test it","status":"in_progress","activeForm":"Testing it"}]}`); err != nil {
+		t.Fatal(err)
+	}
+	got := env.Session.Carried(nil)
+	if len(got) != 1 || got[0].Tag != "todo-list" || strings.Join(got[0].Lines, "\n") != Format(List(env.Session)) || len(got[0].Lines) != 2 {
+		t.Errorf("carried %+v, want the todo list as Format gives it", got)
+	}
+}

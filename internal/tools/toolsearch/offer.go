@@ -40,8 +40,8 @@ type Policy struct {
 	// Percent is the share of the context window MCP tool schemas may take in
 	// Auto mode before they are deferred; 0 means DefaultPercent.
 	Percent int
-	// ContextTokens is the model's context window; 0 means DefaultContextTokens
-	// (the agent sets it from the window of the model in use).
+	// ContextTokens is the model's context window; 0 means the window Offer
+	// is given (the agent's model's), else DefaultContextTokens.
 	ContextTokens int
 }
 
@@ -71,13 +71,18 @@ func IsMCP(t tool.Tool) bool {
 	return strings.HasPrefix(t.Name(), "mcp__")
 }
 
-// Offer splits the pool for one request. It returns the tools to send, in an
-// order that keeps the prompt-cache prefix: the tools that are not deferred in
-// pool order, then the deferred tools ToolSearch has loaded, in load order;
-// and the names of the deferred tools, for the system prompt. It records the
-// split in the session, where ToolSearch finds it. Nothing is deferred when
-// the pool has no ToolSearch, and ToolSearch is sent only when something is.
-func Offer(pool []tool.Tool, s *tool.Session, p Policy) (send []tool.Tool, deferred []string) {
+// Offer splits the pool for one request to a model whose context window
+// holds contextTokens (which p.ContextTokens, when set, overrides; 0 for the
+// default). It returns the tools to send, in an order that keeps the
+// prompt-cache prefix: the tools that are not deferred in pool order, then the
+// deferred tools ToolSearch has loaded, in load order; and the names of the
+// deferred tools, for the system prompt. It records the split in the session,
+// where ToolSearch finds it. Nothing is deferred when the pool has no
+// ToolSearch, and ToolSearch is sent only when something is.
+func (p Policy) Offer(pool []tool.Tool, s *tool.Session, contextTokens int) (send []tool.Tool, deferred []string) {
+	if p.ContextTokens == 0 {
+		p.ContextTokens = contextTokens
+	}
 	st := stateOf(s)
 	if p.Mode == Never || !slices.ContainsFunc(pool, isToolSearch) {
 		st.record(pool, nil)

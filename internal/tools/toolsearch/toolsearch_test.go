@@ -124,7 +124,7 @@ func TestOfferDefers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sent, deferred := Offer(tt.pool, tool.NewSession(t.TempDir()), tt.policy)
+			sent, deferred := tt.policy.Offer(tt.pool, tool.NewSession(t.TempDir()), 0)
 			if !slices.Equal(names(sent), tt.wantSent) || !slices.Equal(deferred, tt.wantDeferred) {
 				t.Errorf("sent %v, deferred %v; want %v, %v", names(sent), deferred, tt.wantSent, tt.wantDeferred)
 			}
@@ -153,10 +153,10 @@ func runSearch(t *testing.T, s *tool.Session, input string) string {
 func TestLoadedToolsFollowTheStablePrefixInLoadOrder(t *testing.T) {
 	p := pool(t, fake{name: "mcp__a__one"}, fake{name: "mcp__a__two"}, fake{name: "mcp__b__three"})
 	s := tool.NewSession(t.TempDir())
-	first, _ := Offer(p, s, Policy{Mode: Always})
+	first, _ := Policy{Mode: Always}.Offer(p, s, 0)
 	runSearch(t, s, `{"query":"select:mcp__b__three"}`)
 	runSearch(t, s, `{"query":"select:mcp__a__one,mcp__b__three"}`)
-	second, deferred := Offer(p, s, Policy{Mode: Always})
+	second, deferred := Policy{Mode: Always}.Offer(p, s, 0)
 	want := append(names(first), "mcp__b__three", "mcp__a__one")
 	if !slices.Equal(names(second), want) {
 		t.Errorf("sent %v, want %v", names(second), want)
@@ -200,7 +200,7 @@ func TestSearchResults(t *testing.T) {
 	var b strings.Builder
 	for _, q := range queries {
 		s := tool.NewSession(t.TempDir())
-		Offer(pool(t, deferred...), s, Policy{})
+		Policy{}.Offer(pool(t, deferred...), s, 0)
 		fmt.Fprintf(&b, "=== %s\n%s\nloaded: %v\n\n", q, runSearch(t, s, q), Loaded(s))
 	}
 	golden(t, "results.golden", b.String())

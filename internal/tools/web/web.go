@@ -3,26 +3,14 @@
 // the provider searches the web itself, and the user's settings for them.
 //
 // The tools do not hold a model client themselves: the agent loop gives each
-// session a SideModel (Attach), which runs a one-shot request and charges
-// its usage to the session, as it does for sub-agents.
+// session a tool.SideModel, which the composition root hands to Attach.
 package web
 
 import (
-	"context"
-	"errors"
 	"sync"
 
-	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
-
-// SideModel runs a tool's one-shot request to the session's provider: no
-// client tools, no history, nothing of it in the conversation.
-type SideModel interface {
-	// Ask sends req and returns the whole answer; a request that names no
-	// model goes to the session's (WebSearch's does).
-	Ask(ctx context.Context, req llm.Request) (llm.Message, error)
-}
 
 // Config is how the session's web tools reach the model and the web.
 type Config struct {
@@ -52,16 +40,16 @@ type Settings struct {
 type host struct {
 	mu     sync.Mutex
 	config Config
-	model  SideModel
+	model  tool.SideModel
 	set    bool
 }
 
 type hostKey struct{}
 
-// Attach gives a session the web tools' configuration and the SideModel
+// Attach gives a session the web tools' configuration and the side model
 // their side requests go to. Without it WebFetch returns the page's text
 // itself and WebSearch fails saying what is missing.
-func Attach(s *tool.Session, c Config, m SideModel) {
+func Attach(s *tool.Session, c Config, m tool.SideModel) {
 	h := tool.Value(s, hostKey{}, func() *host { return &host{} })
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -69,24 +57,9 @@ func Attach(s *tool.Session, c Config, m SideModel) {
 }
 
 // Of returns what the session was given; ok is false when nothing was attached.
-func Of(s *tool.Session) (c Config, m SideModel, ok bool) {
+func Of(s *tool.Session) (c Config, m tool.SideModel, ok bool) {
 	h := tool.Value(s, hostKey{}, func() *host { return &host{} })
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.config, h.model, h.set
-}
-
-// Ask streams a one-shot request through client and returns its end: the
-// whole answer and its usage. Retries are the client's; their deltas are
-// not kept, only the answer that ended.
-func Ask(ctx context.Context, client llm.Client, req llm.Request) (llm.MessageEnd, error) {
-	for ev, err := range client.Stream(ctx, req) {
-		if err != nil {
-			return llm.MessageEnd{}, err
-		}
-		if end, ok := ev.(llm.MessageEnd); ok {
-			return end, nil
-		}
-	}
-	return llm.MessageEnd{}, errors.New("the model's answer ended before it was complete")
 }

@@ -45,7 +45,7 @@ const sideAnswer = "Side answer: the page says what it says."
 type clientModel struct{ client llm.Client }
 
 func (m clientModel) Ask(ctx context.Context, req llm.Request) (llm.Message, error) {
-	end, err := web.Ask(ctx, m.client, req)
+	end, err := llm.Complete(ctx, m.client, req)
 	return end.Message, err
 }
 

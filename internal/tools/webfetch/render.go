@@ -3,6 +3,7 @@ package webfetch
 import (
 	"fmt"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -19,9 +20,9 @@ func renderUse(in Input) string {
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	t := tool.Text{{{Text: fmt.Sprintf("Received %s (%d %s)", size(out.Bytes), out.Code, out.CodeText)}}}
 	if o.Full {
-		t = append(t, tool.Styled(out.Result, tool.StylePlain)...)
+		t = append(t, render.Styled(out.Result, tool.StylePlain)...)
 	}
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }
 
 // size writes a number of bytes the way people read it.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/web"
 )
 
 // The side request of a search on the provider, Claude Code's.
@@ -25,7 +25,7 @@ const (
 // serverSearch asks the session's model to search with the provider's own
 // web_search tool, and reads the answer as Claude Code does: the text
 // between searches, and each search's titles and URLs.
-func serverSearch(ctx context.Context, m web.SideModel, in Input) (Output, error) {
+func serverSearch(ctx context.Context, m tool.SideModel, in Input) (Output, error) {
 	reply, err := m.Ask(ctx, llm.Request{
 		System:   searcherSystem,
 		Messages: []llm.Message{llm.UserText("Perform a web search for the query: " + in.Query)},
@@ -151,7 +151,7 @@ func searxng(ctx context.Context, base string, in Input) (Output, error) {
 		out.Results = append(out.Results, Result{Text: strings.TrimSpace(snippets.String())})
 	}
 	if leftOut > 0 {
-		out.Results = append(out.Results, Result{Text: tool.Count(leftOut, "result") + " left out by allowed_domains or blocked_domains."})
+		out.Results = append(out.Results, Result{Text: render.Count(leftOut, "result") + " left out by allowed_domains or blocked_domains."})
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -33,11 +34,11 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	if out.SearchCount != 1 {
 		searches = fmt.Sprintf("%d searches", out.SearchCount)
 	}
-	t := tool.Text{{{Text: fmt.Sprintf("Did %s, found %s in %.1fs", searches, tool.Count(hits, "result"), out.DurationSeconds)}}}
+	t := tool.Text{{{Text: fmt.Sprintf("Did %s, found %s in %.1fs", searches, render.Count(hits, "result"), out.DurationSeconds)}}}
 	if o.Full {
 		for _, r := range out.Results {
 			if r.Links == nil {
-				t = append(t, tool.Styled(r.Text, tool.StyleDim)...)
+				t = append(t, render.Styled(r.Text, tool.StyleDim)...)
 				continue
 			}
 			for _, h := range r.Links.Content {
@@ -45,5 +46,5 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 			}
 		}
 	}
-	return tool.ClipLines(t, o.Width)
+	return render.ClipLines(t, o.Width)
 }

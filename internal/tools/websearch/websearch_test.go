@@ -27,7 +27,7 @@ func (m clientModel) Ask(ctx context.Context, req llm.Request) (llm.Message, err
 	if req.Model == "" {
 		req.Model = "claude-sonnet-4-5-20250929"
 	}
-	end, err := web.Ask(ctx, m.client, req)
+	end, err := llm.Complete(ctx, m.client, req)
 	return end.Message, err
 }
 
@@ -36,7 +36,7 @@ func newEnv(t *testing.T, srv *llmtest.Server, config web.Config) *tool.Env {
 	t.Helper()
 	dir := t.TempDir()
 	env := &tool.Env{Cwd: dir, Session: tool.NewSession(dir)}
-	var model web.SideModel
+	var model tool.SideModel
 	if srv != nil {
 		client, err := anthropic.New(anthropic.Config{APIKey: "test", BaseURL: srv.URL})
 		if err != nil {

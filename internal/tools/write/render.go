@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 )
@@ -24,17 +25,17 @@ const maxDiffedFile = 8 << 20
 func renderQueued(in Input, o tool.RenderOptions) tool.Text {
 	if before, ok := current(in.FilePath); ok {
 		hunks := patch.Compute(fileaccess.ConvertLineEndings(before, fileaccess.LF), in.Content)
-		stat := tool.DiffStat(hunks)
+		stat := render.DiffStat(hunks)
 		head := tool.Line{{Text: "Overwrite: " + strings.ToLower(stat[:1]) + stat[1:], Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(in.FilePath, hunks, o)...)
+		return append(tool.Text{head}, render.Diff(in.FilePath, hunks, o)...)
 	}
 	return renderContent("Create with "+lineCount(in.Content), in.FilePath, in.Content, o)
 }
 
 func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 	if out.Type == KindUpdate {
-		head := tool.Line{{Text: tool.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
-		return append(tool.Text{head}, tool.Diff(out.FilePath, out.StructuredPatch, o)...)
+		head := tool.Line{{Text: render.UpdateSummary(out.FilePath, out.StructuredPatch), Style: tool.StyleDim}}
+		return append(tool.Text{head}, render.Diff(out.FilePath, out.StructuredPatch, o)...)
 	}
 	return renderContent("Wrote "+lineCount(out.Content)+" to "+out.FilePath, out.FilePath, out.Content, o)
 }
@@ -42,11 +43,11 @@ func renderResult(_ Input, out Output, o tool.RenderOptions) tool.Text {
 // renderContent draws a new file's content as added lines under head.
 func renderContent(head, path, content string, o tool.RenderOptions) tool.Text {
 	line := tool.Line{{Text: head, Style: tool.StyleDim}}
-	return append(tool.Text{line}, tool.Diff(path, patch.Compute("", withNewline(content)), o)...)
+	return append(tool.Text{line}, render.Diff(path, patch.Compute("", withNewline(content)), o)...)
 }
 
 func lineCount(content string) string {
-	return tool.Count(strings.Count(withNewline(content), "\n"), "line")
+	return render.Count(strings.Count(withNewline(content), "\n"), "line")
 }
 
 // current is the content of the file at path when it exists and is small

@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/render"
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 )
 
 func TestRenderHooks(t *testing.T) {
@@ -52,7 +53,7 @@ func TestQueuedRewriteIsADiffAgainstTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.txt")
 	os.WriteFile(path, []byte("keep\nold line\n"), 0o644)
 	in := `{"file_path":` + quoteJSON(path) + `,"content":"keep\nnew line\n"}`
-	got := tool.RendererOf(Tool).RenderQueued(json.RawMessage(in), tool.RenderOptions{Width: 80}).String()
+	got := render.Of(Tool).RenderQueued(json.RawMessage(in), tool.RenderOptions{Width: 80}).String()
 	want := "Overwrite: added 1 line, removed 1 line\n    1   keep\n    2 - old line\n    2 + new line\n"
 	if got != want {
 		t.Errorf("queued rewrite:\n%s\nwant\n%s", got, want)

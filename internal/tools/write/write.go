@@ -15,6 +15,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/patch"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // Input is what the model sends; the schema is Claude Code's.
@@ -94,12 +95,12 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 }
 
 func validate(_ context.Context, in Input, env *tool.Env) error {
-	_, _, err := existing(env, fileaccess.Resolve(env, in.FilePath))
+	_, _, err := existing(env, workspace.Resolve(env, in.FilePath))
 	return err
 }
 
 func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
-	abs := fileaccess.Resolve(env, in.FilePath)
+	abs := workspace.Resolve(env, in.FilePath)
 	in.Content = fileaccess.TrimLineEnds(abs, in.Content)
 	old, exists, err := existing(env, abs)
 	if err != nil {

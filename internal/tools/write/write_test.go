@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
+	"github.com/mini-claude/mini-claude/internal/render/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tool/rendertest"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // call runs one Write call the way the executor does: parse, validate, run.
@@ -138,7 +139,7 @@ func TestWrite(t *testing.T) {
 			}
 			golden(t, tt.golden, env.Cwd, got)
 			if tt.want != "" {
-				data, _ := os.ReadFile(fileaccess.Resolve(env, path))
+				data, _ := os.ReadFile(workspace.Resolve(env, path))
 				if string(data) != tt.want {
 					t.Errorf("file holds %q, want %q", data, tt.want)
 				}
@@ -196,7 +197,7 @@ func TestWriteRefusesDevices(t *testing.T) {
 func TestWriteReportsItsTargetForPermissions(t *testing.T) {
 	env := newEnv(t)
 	for path, want := range map[string]string{
-		"inside.txt":       filepath.Join(fileaccess.RealPath(env.Cwd), "inside.txt"),
+		"inside.txt":       filepath.Join(workspace.RealPath(env.Cwd), "inside.txt"),
 		"/etc/outside.txt": "/etc/outside.txt",
 	} {
 		raw, _ := json.Marshal(Input{FilePath: path, Content: "x"})

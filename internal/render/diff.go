@@ -1,4 +1,4 @@
-package tool
+package render
 
 import (
 	"fmt"
@@ -6,29 +6,30 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/highlight"
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
 // diffCondensedLines is how many lines of a diff a condensed rendering shows.
 const diffCondensedLines = 12
 
 // Diff renders hunks of a change to the file at path as a unified diff with
-// line numbers, removed lines in StyleRemoved and added ones in StyleAdded,
+// line numbers, removed lines in tool.StyleRemoved and added ones in tool.StyleAdded,
 // their text in the syntax colours of the file's language. Condensed unless
 // o.Full.
-func Diff(path string, hunks []patch.Hunk, o RenderOptions) Text {
+func Diff(path string, hunks []patch.Hunk, o tool.RenderOptions) tool.Text {
 	if len(hunks) == 0 {
-		return Styled("(No changes)", StyleDim)
+		return Styled("(No changes)", tool.StyleDim)
 	}
-	var t Text
+	var t tool.Text
 	for i, h := range hunks {
 		if !o.Full && len(t) >= diffCondensedLines {
 			// The condensed rendering shows none of the later hunks' lines,
 			// so they are only counted, neither coloured nor drawn.
-			t = append(t, make(Text, 1+shownLines(h))...)
+			t = append(t, make(tool.Text, 1+shownLines(h))...)
 			continue
 		}
 		if i > 0 {
-			t = append(t, Line{{Text: "   ⋮", Style: StyleDim}})
+			t = append(t, tool.Line{{Text: "   ⋮", Style: tool.StyleDim}})
 		}
 		room := len(h.Lines)
 		if !o.Full {
@@ -48,15 +49,15 @@ func Diff(path string, hunks []patch.Hunk, o RenderOptions) Text {
 			text := strings.TrimSuffix(l[1:], "\r")
 			switch l[0] {
 			case '-':
-				t = append(t, diffLine(oldNo, "-", text, StyleRemoved, segmentsAt(oldSide, oldAt)))
+				t = append(t, diffLine(oldNo, "-", text, tool.StyleRemoved, segmentsAt(oldSide, oldAt)))
 				oldNo++
 				oldAt++
 			case '+':
-				t = append(t, diffLine(newNo, "+", text, StyleAdded, segmentsAt(newSide, newAt)))
+				t = append(t, diffLine(newNo, "+", text, tool.StyleAdded, segmentsAt(newSide, newAt)))
 				newNo++
 				newAt++
 			default:
-				t = append(t, diffLine(newNo, " ", text, StylePlain, segmentsAt(newSide, newAt)))
+				t = append(t, diffLine(newNo, " ", text, tool.StylePlain, segmentsAt(newSide, newAt)))
 				oldNo++
 				newNo++
 				oldAt++
@@ -113,17 +114,17 @@ func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
 // diffLine draws one line of a diff: its number, its mark and its text, in
 // the syntax colours of segments when they spell the same text.
-func diffLine(no int, mark, text string, style Style, segments []highlight.Segment) Line {
-	line := Line{{Text: fmt.Sprintf("%5d ", no), Style: StyleLineNumber}, {Text: mark + " ", Style: style}}
+func diffLine(no int, mark, text string, style tool.Style, segments []highlight.Segment) tool.Line {
+	line := tool.Line{{Text: fmt.Sprintf("%5d ", no), Style: tool.StyleLineNumber}, {Text: mark + " ", Style: style}}
 	var coloured strings.Builder
 	for _, s := range segments {
 		coloured.WriteString(s.Text)
 	}
 	if len(segments) == 0 || coloured.String() != text {
-		return append(line, Span{Text: expandTabs(text), Style: style})
+		return append(line, tool.Span{Text: expandTabs(text), Style: style})
 	}
 	for _, s := range segments {
-		line = append(line, Span{Text: expandTabs(s.Text), Style: style, Color: s.Color})
+		line = append(line, tool.Span{Text: expandTabs(s.Text), Style: style, Color: s.Color})
 	}
 	return line
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/goldenfile"
+	"github.com/mini-claude/mini-claude/internal/render"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -46,7 +47,7 @@ func Check(t *testing.T, tl tool.Tool, c Case) {
 // state, the width and whether it is full; lines wider than the width fail
 // the check by showing a marker.
 func Draw(tl tool.Tool, c Case) string {
-	r := tool.RendererOf(tl)
+	r := render.Of(tl)
 	input := json.RawMessage(c.Input)
 	var b strings.Builder
 	if c.Partial != "" {
@@ -84,7 +85,7 @@ func section(b *strings.Builder, label string, text tool.Text, width int) {
 	fmt.Fprintf(b, "== %s\n", label)
 	for _, line := range text {
 		s := line.String()
-		if tool.Clip(s, width) != s {
+		if render.Clip(s, width) != s {
 			s += "  <<< WIDER THAN " + fmt.Sprint(width)
 		}
 		b.WriteString(s + "\n")
@@ -114,7 +115,7 @@ func CheckSlim(t *testing.T, tl tool.Tool, input json.RawMessage, output any) {
 		t.Fatalf("%T is not a tool.Slimmer", output)
 	}
 	slim := s.Slim()
-	r := tool.RendererOf(tl)
+	r := render.Of(tl)
 	for _, width := range Widths {
 		for _, full := range []bool{false, true} {
 			o := tool.RenderOptions{Width: width, Full: full}

@@ -1,4 +1,4 @@
-package tool
+package render
 
 import (
 	"context"
@@ -8,25 +8,8 @@ import (
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/patch"
+	"github.com/mini-claude/mini-claude/internal/tool"
 )
-
-func TestCompletePartialJSON(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{`{"command":"ls -`, `{"command":"ls -"}`},
-		{`{"a":[1,2`, `{"a":[1,2]}`},
-		{`{"a":{"b":1},"c"`, `{"a":{"b":1}}`},
-		{`{"a":"x\`, `{"a":"x"}`},
-		{`{"a":"x"}`, `{"a":"x"}`},
-		{`{"a":`, `{}`},
-		{`{`, `{}`},
-	}
-	for _, c := range cases {
-		got := string(CompletePartialJSON(json.RawMessage(c.in)))
-		if got != c.want {
-			t.Errorf("CompletePartialJSON(%s) = %s, want %s", c.in, got, c.want)
-		}
-	}
-}
 
 func TestClip(t *testing.T) {
 	cases := []struct {
@@ -50,7 +33,7 @@ func TestDiffNumbersLinesAcrossHunks(t *testing.T) {
 	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
 	after := "a\nB\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
 	hunks := patch.Compute(before, after)
-	got := Diff("", hunks, RenderOptions{Full: true}).String()
+	got := Diff("", hunks, tool.RenderOptions{Full: true}).String()
 	want := "    1   a\n    2 + B\n    3   b\n    4   c\n    5   d\n   ⋮\n   10   i\n   11   j\n   12   k\n   12 - l\n"
 	if got != want {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
@@ -74,63 +57,21 @@ func TestUpdateSummaryCountsAdditionsAndRemovals(t *testing.T) {
 	}
 }
 
-func TestRendererOfFallsBackToGeneric(t *testing.T) {
-	r := GenericRenderer()
+func TestGenericRendering(t *testing.T) {
+	r := Generic()
 	if got := r.RenderUse(json.RawMessage(`{"b":2,"a":"x`), true); got != `a: "x", b: 2` {
 		t.Errorf("generic use = %q", got)
 	}
-	if got := r.RenderError(nil, "<tool_use_error>boom</tool_use_error>", RenderOptions{}).String(); got != "boom\n" {
+	if got := r.RenderError(nil, "<tool_use_error>boom</tool_use_error>", tool.RenderOptions{}).String(); got != "boom\n" {
 		t.Errorf("generic error = %q", got)
 	}
 }
 
-// TestDecodeOutputFeedsTheResultHook stores an output as JSON, decodes it
-// back into the tool's Out and renders it through the tool's own hook; JSON
-// of another shape is refused, so the caller falls back to the generic rendering.
-func TestDecodeOutputFeedsTheResultHook(t *testing.T) {
-	type counted struct {
-		Count int    `json:"count"`
-		Path  string `json:"path,omitempty"`
-	}
-	counter := MustBuild(Def[sampleInput, counted]{
-		Name: "Counter", Description: "counts", MaxResultSizeChars: 100,
-		Call: func(context.Context, sampleInput, *Env, Progress) (counted, error) { return counted{}, nil },
-		RenderResult: func(in sampleInput, out counted, _ RenderOptions) Text {
-			return Styled(fmt.Sprintf("%d lines in %s", out.Count, in.FilePath), StylePlain)
-		},
-	})
-	stored, err := json.Marshal(counted{Count: 3, Path: "a"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, ok := DecodeOutput(counter, stored)
-	if !ok || out != (counted{Count: 3, Path: "a"}) {
-		t.Fatalf("DecodeOutput = %#v, %v; want the stored output", out, ok)
-	}
-	if got := RendererOf(counter).RenderResult(json.RawMessage(`{"file_path":"a.go"}`), out, RenderOptions{}).String(); got != "3 lines in a.go\n" {
-		t.Errorf("the decoded output rendered as %q", got)
-	}
-	if out, ok := DecodeOutput(counter, json.RawMessage(`{"count":3,"path":"a","gitDiff":{"patch":""}}`)); !ok || out != (counted{Count: 3, Path: "a"}) {
-		t.Errorf("an output with a field the tool does not know decoded as %#v, %v; want it, the field ignored", out, ok)
-	}
-	for _, bad := range []string{`{"lines":[]}`, `"Error: boom"`, `{"count":1} {"count":2}`, ``} {
-		if out, ok := DecodeOutput(counter, json.RawMessage(bad)); ok {
-			t.Errorf("DecodeOutput(%s) = %#v, want a refusal", bad, out)
-		}
-	}
-	if _, ok := DecodeOutput(opaqueTool{counter}, stored); ok {
-		t.Error("a tool without a decoder decoded an output")
-	}
-}
-
-// opaqueTool hides its tool's methods beyond Tool, as a tool not made by Build.
-type opaqueTool struct{ Tool }
-
 func TestDiffColoursTheTextInTheFilesLanguage(t *testing.T) {
 	before := "package main\n\nvar a = 1\n"
 	after := "package main\n\nfunc f() string { return \"x\" }\n"
-	got := Diff("main.go", patch.Compute(before, after), RenderOptions{Full: true})
-	if plain := Diff("", patch.Compute(before, after), RenderOptions{Full: true}); got.String() != plain.String() {
+	got := Diff("main.go", patch.Compute(before, after), tool.RenderOptions{Full: true})
+	if plain := Diff("", patch.Compute(before, after), tool.RenderOptions{Full: true}); got.String() != plain.String() {
 		t.Fatalf("colouring changed the text:\n%s\nwant\n%s", got, plain)
 	}
 	colours := map[string]string{}
@@ -150,10 +91,10 @@ func TestDiffColoursTheTextInTheFilesLanguage(t *testing.T) {
 func TestDiffKeepsCarriageReturnsAndUnknownLanguagesPlain(t *testing.T) {
 	before := "package main\r\nvar a = 1\r\n"
 	after := "package main\r\nvar a = 2\r\n"
-	if got, plain := Diff("main.go", patch.Compute(before, after), RenderOptions{}), Diff("", patch.Compute(before, after), RenderOptions{}); got.String() != plain.String() {
+	if got, plain := Diff("main.go", patch.Compute(before, after), tool.RenderOptions{}), Diff("", patch.Compute(before, after), tool.RenderOptions{}); got.String() != plain.String() {
 		t.Errorf("CRLF text changed by colouring:\n%q\nwant\n%q", got.String(), plain.String())
 	}
-	for _, line := range Diff("notes.unknown-extension", patch.Compute("a\n", "b\n"), RenderOptions{}) {
+	for _, line := range Diff("notes.unknown-extension", patch.Compute("a\n", "b\n"), tool.RenderOptions{}) {
 		for _, span := range line {
 			if span.Color != "" {
 				t.Errorf("a file of no known language got colour %s on %q", span.Color, span.Text)
@@ -173,8 +114,8 @@ func TestCondensedDiffCountsTheHunksItDoesNotDraw(t *testing.T) {
 		}
 	}
 	hunks := patch.Compute(before.String(), after.String())
-	full := Diff("x.go", hunks, RenderOptions{Full: true})
-	condensed := Diff("x.go", hunks, RenderOptions{})
+	full := Diff("x.go", hunks, tool.RenderOptions{Full: true})
+	condensed := Diff("x.go", hunks, tool.RenderOptions{})
 	want := fmt.Sprintf("… +%d lines (ctrl+o to expand)", len(full)-diffCondensedLines)
 	if last := condensed[len(condensed)-1].String(); last != want {
 		t.Errorf("condensed diff ends %q, want %q", last, want)
@@ -195,8 +136,48 @@ func BenchmarkDiffOfNewGoFile(b *testing.B) {
 	for _, full := range []bool{false, true} {
 		b.Run(fmt.Sprintf("full=%v", full), func(b *testing.B) {
 			for b.Loop() {
-				Diff("new.go", hunks, RenderOptions{Width: 120, Full: full})
+				Diff("new.go", hunks, tool.RenderOptions{Width: 120, Full: full})
 			}
 		})
 	}
 }
+
+type callInput struct {
+	Path string `json:"path"`
+}
+
+// TestOfUsesTheToolsHooksAndTheGenericRenderingElsewhere: a tool's hooks draw
+// the states they cover, the generic rendering the rest, and a tool without
+// hooks (as an MCP tool) is drawn generically throughout.
+func TestOfUsesTheToolsHooksAndTheGenericRenderingElsewhere(t *testing.T) {
+	def := tool.Def[callInput, string]{
+		Name: "Look", Description: "looks", MaxResultSizeChars: 100,
+		IsReadOnly: tool.Always[callInput], IsConcurrencySafe: tool.Always[callInput],
+		Call:      func(context.Context, callInput, *tool.Env, tool.Progress) (string, error) { return "", nil },
+		RenderUse: func(in callInput) string { return "at " + in.Path },
+		RenderResult: func(_ callInput, out string, _ tool.RenderOptions) tool.Text {
+			return Styled("saw "+out, tool.StylePlain)
+		},
+	}
+	look := tool.MustBuild(def)
+	input := json.RawMessage(`{"path":"a.go"}`)
+	r := Of(look)
+	if got := r.RenderUse(input, false); got != "at a.go" {
+		t.Errorf("use %q, want the hook's", got)
+	}
+	if got := r.RenderResult(input, "it", tool.RenderOptions{}).String(); got != "saw it\n" {
+		t.Errorf("result %q, want the hook's", got)
+	}
+	if got, want := r.RenderResult(input, 42, tool.RenderOptions{}).String(), GenericResult(42, tool.RenderOptions{}).String(); got != want {
+		t.Errorf("an output not the tool's drew %q, want the generic %q", got, want)
+	}
+	if got, want := r.RenderQueued(input, tool.RenderOptions{}).String(), Generic().RenderQueued(input, tool.RenderOptions{}).String(); got != want {
+		t.Errorf("queued %q, want the generic %q", got, want)
+	}
+	if got := Of(opaque{look}).RenderUse(input, false); got != `path: "a.go"` {
+		t.Errorf("a tool without hooks drew its use as %q, want the generic summary", got)
+	}
+}
+
+// opaque hides its tool's methods beyond tool.Tool, as a tool not made by Build.
+type opaque struct{ tool.Tool }
