@@ -26,12 +26,13 @@ func TestInvalidToolArgumentsAskForValidJSON(t *testing.T) {
 				t.Fatalf("exit %d: %s", out.code, out.stderr)
 			}
 			result := lastResults(t, r.srv, 1)[0]
-			if result.IsError != r.flagsErrors() || !strings.Contains(contentText(result), "are not valid JSON") ||
-				!strings.Contains(contentText(result), "Call Sleep again with the complete arguments as one valid JSON object") {
+			if result.IsError != r.flagsErrors() || !strings.Contains(contentText(result), "Sleep was called with input that could not be parsed as JSON") ||
+				!strings.Contains(contentText(result), "Retry with valid JSON.") {
 				t.Errorf("result = %q (error %v), want a request to resend valid JSON", contentText(result), result.IsError)
 			}
-			if sent := r.srv.Requests()[1].Messages[1].ToolUses()[0]; string(sent.Input) != "{}" {
-				t.Errorf("the history carries the call's input as %s, want {}", sent.Input)
+			unparsed := `{"__unparsedToolInput":{"raw":"{\"label\":\"a\",\"ms\":1","len":19}}`
+			if sent := r.srv.Requests()[1].Messages[1].ToolUses()[0]; string(sent.Input) != unparsed {
+				t.Errorf("the history carries the call's input as %s, want %s", sent.Input, unparsed)
 			}
 			if good := lastResults(t, r.srv, 2)[0]; good.IsError {
 				t.Errorf("the resent call failed: %q", contentText(good))

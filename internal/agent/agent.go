@@ -335,7 +335,7 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 		}
 		stopBlocks = 0
 		a.opts.Env.Session.SetContextRoom(a.contextRoom())
-		results, denials := a.execute(ctx, uses, endsInCutCall(reply))
+		results, denials := a.execute(ctx, uses)
 		res.Denials = append(res.Denials, denials...)
 		stop := loop.observe(uses, results)
 		a.addUser(llm.Message{Role: llm.RoleUser, Content: results})
@@ -411,13 +411,6 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 		return llm.MessageEnd{}, err
 	}
 	return llm.MessageEnd{}, errors.New("the model's response ended without a message")
-}
-
-// endsInCutCall reports whether the response stopped at max_tokens inside its
-// last tool call, whose input is then incomplete.
-func endsInCutCall(reply llm.MessageEnd) bool {
-	content := reply.Message.Content
-	return reply.StopReason == llm.StopMaxTokens && len(content) > 0 && content[len(content)-1].Type == llm.BlockToolUse
 }
 
 // pool returns the tools of the session as they are now.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/mini-claude/mini-claude/internal/hooks"
 	"github.com/mini-claude/mini-claude/internal/llm"
@@ -29,20 +30,22 @@ type pending struct {
 	early *llm.ContentBlock
 	// follow are the blocks the call's result asks to send after the tool results.
 	follow []llm.ContentBlock
+	// output is the typed output reported with early (what stream-json shows
+	// as tool_use_result); nil for the text of the result.
+	output any
 }
 
 // execute runs the calls of one assistant message: consecutive concurrency-safe
 // calls in parallel, every other call alone, and returns their tool_result
 // blocks in call order. Within a batch every call is validated and authorized
 // first, one at a time, so nothing runs while the user is being asked; then the
-// authorized calls run together. When truncated, the last call was cut off by
-// max_tokens and is answered without running. The blocks some results send
-// after them (a loaded skill's instructions) follow the tool_result blocks.
-func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock, truncated bool) ([]llm.ContentBlock, []Denial) {
+// authorized calls run together. The blocks some results send after them (a
+// loaded skill's instructions) follow the tool_result blocks.
+func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock) ([]llm.ContentBlock, []Denial) {
 	calls := make([]*pending, len(uses))
 	for i, use := range uses {
 		a.emit(ToolQueued{ID: use.ID, Name: use.Name, Input: use.Input})
-		calls[i] = a.prepare(use, truncated && i == len(uses)-1)
+		calls[i] = a.prepare(use)
 	}
 	results := make([]llm.ContentBlock, len(uses))
 	var denials []Denial
@@ -85,16 +88,16 @@ func concurrent(p *pending) bool {
 	return p.early != nil || p.call.IsConcurrencySafe()
 }
 
-// prepare finds the tool and decodes the input; a failure becomes the call's result.
-func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
+// prepare finds the tool and decodes the input; a failure becomes the call's
+// result. A call cut off by max_tokens is one whose input is not valid JSON,
+// answered as Claude Code answers it: with an error, never run nor asked again
+// with more room; a call whose input is complete runs even then.
+func (a *Agent) prepare(use llm.ContentBlock) *pending {
 	p := &pending{use: use, input: use.Input}
 	fail := func(text string) *pending {
 		result := errorResult(use.ID, text)
 		p.early = &result
 		return p
-	}
-	if truncated {
-		return fail(fmt.Sprintf("Your response reached the output token limit while writing this %s call, so it was not run. Continue in smaller steps: split large inputs (such as a long file) over several calls.", use.Name))
 	}
 	pool := a.pool()
 	t := tool.Find(pool, use.Name)
@@ -106,6 +109,7 @@ func (a *Agent) prepare(use llm.ContentBlock, truncated bool) *pending {
 		return fail(fmt.Sprintf("Error: No such tool available: %s. %s", use.Name, available))
 	}
 	if len(use.Input) > 0 && !json.Valid(use.Input) {
+		p.output = fmt.Sprintf("InputValidationError: JSON parse failed (%d bytes)", jsUnits(string(use.Input)))
 		return fail(invalidJSONMessage(use))
 	}
 	call, err := t.Parse(use.Input)
@@ -316,7 +320,7 @@ func (a *Agent) invoke(ctx context.Context, p *pending, env *tool.Env) (res tool
 }
 
 func (a *Agent) finish(p *pending, result llm.ContentBlock, took time.Duration) llm.ContentBlock {
-	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Duration: took})
+	a.emit(ToolFinished{ID: p.use.ID, Name: p.use.Name, Result: result, Output: p.output, Duration: took})
 	return result
 }
 
@@ -337,18 +341,35 @@ func interruptedResult(id string) llm.ContentBlock {
 }
 
 // historyMessage returns m as it goes back to the API: a tool_use whose input
-// is not a JSON object (a call cut off by max_tokens, or arguments a model
-// wrote as invalid JSON) gets {} instead, since no API accepts the original
-// back. The call itself is answered with an error that quotes what was sent.
+// is not valid JSON (a call cut off by max_tokens, or arguments a model wrote
+// as invalid JSON) gets Claude Code's {"__unparsedToolInput":{"raw","len"}}
+// instead, since no API accepts the original back; one whose input is valid
+// JSON but not an object gets {}. The call itself is answered with an error
+// that quotes what was sent.
 func historyMessage(m llm.Message) llm.Message {
 	out := m
 	out.Content = slices.Clone(m.Content)
 	for i, b := range out.Content {
-		if b.Type == llm.BlockToolUse && len(b.Input) > 0 && !isJSONObject(b.Input) {
+		switch {
+		case b.Type != llm.BlockToolUse || len(b.Input) == 0 || isJSONObject(b.Input):
+		case !json.Valid(b.Input):
+			out.Content[i].Input = unparsedInput(string(b.Input))
+		default:
 			out.Content[i].Input = json.RawMessage("{}")
 		}
 	}
 	return out
+}
+
+// unparsedInput is the input Claude Code sends back for a call whose input
+// was not valid JSON: the text sent and its length in UTF-16 code units.
+func unparsedInput(raw string) json.RawMessage {
+	quoted, err := json.Marshal(raw)
+	if err != nil {
+		// raw is a Go string: Marshal replaces invalid UTF-8 and never fails.
+		panic(fmt.Sprintf("quoting a tool input: %v", err))
+	}
+	return json.RawMessage(fmt.Sprintf(`{"__unparsedToolInput":{"raw":%s,"len":%d}}`, quoted, jsUnits(raw)))
 }
 
 // isJSONObject reports whether raw is one valid JSON object.
@@ -357,14 +378,39 @@ func isJSONObject(raw json.RawMessage) bool {
 	return len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed)
 }
 
-// invalidJSONMessage asks the model to send a call again whose input was not
-// valid JSON, quoting the start of what it sent, which the history no longer holds.
+// quotedInputUnits is how much of an invalid input the error quotes, in
+// UTF-16 code units, as Claude Code counts.
+const quotedInputUnits = 200
+
+// invalidJSONMessage is Claude Code's answer to a call whose input was not
+// valid JSON, quoting the start of what was sent. Claude Code counts in
+// UTF-16 code units and calls them bytes.
 func invalidJSONMessage(use llm.ContentBlock) string {
 	sent := string(use.Input)
-	const limit = 300
-	if len(sent) > limit {
-		sent = sent[:limit] + "…"
+	quoted := jsPrefix(sent, quotedInputUnits)
+	return fmt.Sprintf("InputValidationError: %s was called with input that could not be parsed as JSON.\n"+
+		"You sent (first %d of %d bytes): %s\n"+
+		"Common causes: unescaped backslashes in file paths (use / or \\\\), unescaped control characters, or truncated output. Retry with valid JSON.",
+		use.Name, jsUnits(quoted), jsUnits(sent), quoted)
+}
+
+// jsUnits is the length of s in UTF-16 code units, a JavaScript string's length.
+func jsUnits(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
 	}
-	return fmt.Sprintf("The arguments of this %s call are not valid JSON, so it was not run (the conversation shows them as {}). You sent: %s\nCall %s again with the complete arguments as one valid JSON object.",
-		use.Name, sent, use.Name)
+	return n
+}
+
+// jsPrefix is the longest prefix of s of at most units UTF-16 code units that
+// does not split a character.
+func jsPrefix(s string, units int) string {
+	n := 0
+	for i, r := range s {
+		if n += utf16.RuneLen(r); n > units {
+			return s[:i]
+		}
+	}
+	return s
 }

@@ -23,7 +23,7 @@ func useOpenAI(t *testing.T, h *harness) func(*agent.Options) {
 	}
 }
 
-func TestInvalidJSONArgumentsAreAnsweredAndKeptOutOfTheHistory(t *testing.T) {
+func TestInvalidJSONArgumentsAreAnsweredAndSentBackUnparsed(t *testing.T) {
 	for _, provider := range []string{"anthropic", "openai"} {
 		t.Run(provider, func(t *testing.T) {
 			h := newHarness(t)
@@ -45,15 +45,15 @@ func TestInvalidJSONArgumentsAreAnsweredAndKeptOutOfTheHistory(t *testing.T) {
 			results := h.results(t, 1)
 			bad := resultText(results[0])
 			// Chat completions has no error flag on tool results; the text says it.
-			if results[0].IsError != (provider == "anthropic") || !strings.Contains(bad, "not valid JSON") || !strings.Contains(bad, `You sent: {"label":"a","ms":`) ||
-				!strings.Contains(bad, "Call Sleep again with the complete arguments as one valid JSON object") {
+			if results[0].IsError != (provider == "anthropic") || !strings.Contains(bad, "Sleep was called with input that could not be parsed as JSON") ||
+				!strings.Contains(bad, `You sent (first 18 of 18 bytes): {"label":"a","ms":`+"\n") {
 				t.Errorf("result for the invalid call = %q", bad)
 			}
 			if results[1].IsError {
 				t.Errorf("the valid call failed: %q", resultText(results[1]))
 			}
 			sent := h.srv.Requests()[1].Messages[1].ToolUses()
-			if string(sent[0].Input) != "{}" || string(sent[1].Input) != `{"label":"b","ms":1}` {
+			if string(sent[0].Input) != `{"__unparsedToolInput":{"raw":"{\"label\":\"a\",\"ms\":","len":18}}` || string(sent[1].Input) != `{"label":"b","ms":1}` {
 				t.Errorf("history sent back with inputs %s and %s", sent[0].Input, sent[1].Input)
 			}
 		})

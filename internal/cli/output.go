@@ -270,7 +270,7 @@ func (p *printer) toolResultLine(e agent.ToolFinished) messageEvent {
 	text := textOf(e.Result.Content)
 	output := e.Output
 	switch {
-	case e.Result.IsError:
+	case e.Result.IsError && output == nil:
 		text = strings.TrimSuffix(strings.TrimPrefix(text, "<tool_use_error>"), "</tool_use_error>")
 		output = "Error: " + text
 	case output == nil:
