@@ -7,7 +7,7 @@ import (
 
 // goSource is a real Go file of this repository, about 200 lines.
 func goSource(b *testing.B) string {
-	src, err := os.ReadFile("../tool/diff.go")
+	src, err := os.ReadFile("../render/diff.go")
 	if err != nil {
 		b.Fatal(err)
 	}
