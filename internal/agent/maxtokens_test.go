@@ -13,9 +13,9 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
-	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
 	"github.com/mini-claude/mini-claude/internal/tools/read"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // claudeCodeRecording is a recording of Claude Code 2.1.332 in
@@ -118,7 +118,7 @@ func TestResponseCutByMaxTokensIsAnsweredAsClaudeCodeDoes(t *testing.T) {
 			h.srv.Push(rec.firstTurn(h.cwd), llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}})
 			res := h.agent(t, func(o *agent.Options) {
 				o.Tools = []tool.Tool{read.Tool, write.Tool}
-				o.Permissions = &permission.Context{Mode: permission.ModeDefault, Dirs: []string{fileaccess.RealPath(h.cwd)}}
+				o.Permissions = &permission.Context{Mode: permission.ModeDefault, Dirs: []string{workspace.RealPath(h.cwd)}}
 				o.MaxTokens = rec.Requests[0].MaxTokens
 			}).Run(context.Background(), "Do the task.")
 			if res.Outcome != agent.Completed || res.Text != "done" {
