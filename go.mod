@@ -1,6 +1,8 @@
 module github.com/mini-claude/mini-claude
 
-go 1.27.3
+go 1.26.8
+
+toolchain go1.27.3
 
 require (
 	charm.land/bubbles/v2 v2.2.1
