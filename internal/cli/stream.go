@@ -198,6 +198,7 @@ func (st *stream) start(ctx context.Context) error {
 	agentOpts.UnknownCommands = true
 	if st.opts.PermissionPromptTool == "stdio" {
 		agentOpts.Prompter = sdkproto.Prompter{Conn: st.conn}
+		st.p.asksProgram = true
 	}
 	st.p.start(s, tool.Names(st.pool()), mcpServerEvents(st.servers), keySource(s.provider, f.Getenv))
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(st.opts), f.IO.ErrOut, st.p.event)

@@ -70,6 +70,10 @@ func (c *mcpConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		switch result := c.manifestResult(req.Method); {
 		case req.Method == "notifications/initialized":
 			return nil
+		case req.Method == "server/discover" && req.ID.IsValid():
+			// The manifest says all there is; the client falls back to initialize.
+			c.deliver(&jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}})
+			return nil
 		case result != nil && req.ID.IsValid():
 			c.deliver(&jsonrpc.Response{ID: req.ID, Result: result})
 			return nil
