@@ -191,7 +191,15 @@ func writeProcesses(out, tapDir string, n *normalizer) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(prefix+".args", []byte(n.paths.Replace(string(args))), 0o644); err != nil {
+		var lines []string
+		for _, a := range strings.Split(strings.TrimSuffix(string(args), "\n"), "\n") {
+			k, v, ok := strings.Cut(a, "=")
+			if ok {
+				a = k + "=" + n.value(strings.TrimLeft(k, "-"), v).(string)
+			}
+			lines = append(lines, a)
+		}
+		if err := os.WriteFile(prefix+".args", []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 			return err
 		}
 		for _, stream := range []string{"stdin", "stdout"} {
