@@ -169,7 +169,8 @@ type Agent struct {
 	parentPromptID string
 	// hookStop is set when a hook asked to end the session ("continue": false).
 	hookStop atomic.Bool
-	// hookInterrupt is set when a PermissionRequest hook interrupted the turn.
+	// hookInterrupt is set when a PermissionRequest hook, or the answer to a
+	// permission question, interrupted the turn.
 	hookInterrupt atomic.Bool
 	// hookBlocks are the blocks of the last UserPromptSubmit or Stop hooks
 	// that blocked, for what the user is shown of them.

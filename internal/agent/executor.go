@@ -276,12 +276,35 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	switch {
 	case err != nil:
 		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}
+	case answer.Allow && len(answer.UpdatedInput) > 0:
+		return a.answeredInput(ctx, p, env, answer.UpdatedInput)
 	case answer.Allow:
 		return refusal{}
+	case answer.Interrupt:
+		a.hookInterrupt.Store(true)
+		message := answer.Message
+		if message == "" {
+			message = "Permission denied"
+		}
+		return refusal{text: rejectedText, notice: message, asked: true, byHook: byHook}
 	case answer.Message != "":
 		return refusal{text: answer.Message, asked: true, byHook: byHook}
 	}
 	return refusal{text: fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), asked: true, byHook: byHook}
+}
+
+// answeredInput runs the call with the input the answer to its question
+// gave, validated again as a hook's rewrite is; one that fails refuses the call.
+func (a *Agent) answeredInput(ctx context.Context, p *pending, env *tool.Env, input json.RawMessage) refusal {
+	call, err := p.call.Tool().Parse(input)
+	if err == nil {
+		err = call.Validate(ctx, env)
+	}
+	if err != nil {
+		return refusal{text: fmt.Sprintf("The permission answer for %s gave an input that failed schema validation: %v", p.call.Tool().Name(), err), asked: true}
+	}
+	p.call, p.input = call, input
+	return refusal{}
 }
 
 // PermissionQuery describes a parsed call for the permission engine: the

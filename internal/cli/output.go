@@ -40,6 +40,9 @@ type printer struct {
 	subAgents map[string]agent.SubAgentStarted
 	// includeHooks reports every hook's run in stream-json (--include-hook-events).
 	includeHooks bool
+	// asksProgram says an Agent SDK program answers the questions, so a
+	// refusal is its answer, not a question nobody could answer.
+	asksProgram bool
 	// init is the stream-json init line until it is printed: before the
 	// first line that is not a hook's run, as Claude Code prints it after
 	// the SessionStart and UserPromptSubmit hooks.
@@ -144,7 +147,7 @@ func (p *printer) event(e agent.Event) {
 	case agent.PermissionDenied:
 		// Claude Code reports the calls refused for want of someone to ask,
 		// not those a rule or a hook's deny refused (their results say so).
-		if p.format == formatStreamJSON && e.Asked {
+		if p.format == formatStreamJSON && e.Asked && !p.asksProgram {
 			ev := deniedEvent{Type: "system", Subtype: "permission_denied", ToolName: e.Denial.ToolName,
 				ToolUseID: e.Denial.ToolUseID, Message: e.Message, UUID: uuid.NewString(), SessionID: p.sessionID}
 			if e.ByHook {
@@ -364,6 +367,8 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	switch res.Outcome {
 	case agent.MaxTurnsReached:
 		ev.Subtype, ev.IsError, ev.TerminalReason = "error_max_turns", true, "max_turns"
+		// Claude Code's words for it, which programs read.
+		ev.Errors = []string{fmt.Sprintf("Reached maximum number of turns (%d)", res.NumTurns)}
 		// Claude Code counts the turn it refused to start; scripts compare against that.
 		ev.NumTurns++
 	case agent.Failed:
@@ -379,7 +384,7 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 	case agent.Interrupted:
 		ev.Subtype, ev.IsError, ev.TerminalReason = "error_during_execution", true, "interrupted"
 	}
-	if res.Err != nil {
+	if res.Err != nil && ev.Errors == nil {
 		ev.Errors = []string{res.Err.Error()}
 	}
 	return ev

@@ -96,6 +96,8 @@ type Options struct {
 	Resume      string
 	SessionID   string
 	ForkSession bool
+	// SDK are the flags the Agent SDK passes (sdkflags.go).
+	SDK
 }
 
 // NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
@@ -113,8 +115,15 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Prompt = args
 			opts.ToolsSet = cmd.Flags().Changed("tools")
+			opts.SettingSourcesSet = cmd.Flags().Changed("setting-sources")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
+			}
+			if opts.InputFormat == inputStreamJSON {
+				return runStream(cmd.Context(), f, opts)
+			}
+			if opts.InputFormat != inputText {
+				return usageError("--input-format %q: use text or stream-json", opts.InputFormat)
 			}
 			if !opts.Print {
 				return runInteractive(cmd.Context(), f, opts)
@@ -141,6 +150,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringArrayVar(&opts.AddDirs, "add-dir", nil, "Additional directories the tools may use")
 	fl.IntVar(&opts.CompactThreshold, "compact-threshold", 0, "Compact the conversation when a request's input exceeds this many tokens (0: 80% of the model's context window)")
 	addMCPFlags(fl, opts)
+	addSDKFlags(fl, opts)
 	addTrustFlag(fl, opts)
 	fl.BoolVar(&opts.IncludeHookEvents, "include-hook-events", false, "With --output-format stream-json: report every hook run (hook_started, hook_response), not only SessionStart's")
 	fl.BoolVarP(&opts.Continue, "continue", "c", false, "Continue the most recent session of this directory")

@@ -75,6 +75,9 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 		return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("find the working directory: %w", err)}
 	}
 	s := &session{folder: loadFolder(cwd, opts.Trust, errOut)}
+	if opts.SettingSourcesSet {
+		s.files = settingSources(s.files, opts.SettingSources)
+	}
 	files := s.files
 	s.passEnv = config.PassEnv(files)
 	if s.provider, s.model, err = resolveBackend(opts.Provider, opts.Model, f.Getenv("ANTHROPIC_MODEL"), files); err != nil {

@@ -7,6 +7,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -57,6 +58,11 @@ type Hook struct {
 	Timeout time.Duration
 	// Source is the settings file that defines it.
 	Source string
+	// Callback, when set, runs in place of Command: a hook an Agent SDK
+	// program registered, whose run is a round trip to it. It gets the input
+	// and answers with what a command would print on stdout; an error is a
+	// failed run. Command then only names it.
+	Callback func(ctx context.Context, input []byte) ([]byte, error)
 }
 
 // rawMatcher is one entry of an event's list, as written.

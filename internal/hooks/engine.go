@@ -44,6 +44,19 @@ func New(hooks []Hook, opts Options) *Engine {
 	return e
 }
 
+// With returns an engine running the same hooks and extra ones after them,
+// in the same folder and environment; for a nil e, those of opts.
+func (e *Engine) With(extra []Hook, opts Options) *Engine {
+	if e == nil {
+		return New(extra, opts)
+	}
+	n := New(extra, Options{ProjectDir: e.dir})
+	n.env = e.env
+	n.hooks = append(slices.Clone(e.hooks), n.hooks...)
+	n.matchers = append(slices.Clone(e.matchers), n.matchers...)
+	return n
+}
+
 // Hooks returns the configured hooks, for /hooks.
 func (e *Engine) Hooks() []Hook {
 	if e == nil {

@@ -35,6 +35,9 @@ type Result struct {
 // run runs one hook: bash -c command in dir, in a process group of its own,
 // with input on stdin; past its timeout, or when ctx ends, the group is killed.
 func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Result {
+	if h.Callback != nil {
+		return callBack(ctx, h, input)
+	}
 	started := time.Now()
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
@@ -59,6 +62,28 @@ func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Re
 		res.Err = err
 	}
 	if res.ExitCode == 0 {
+		res.Output = parseOutput(res.Stdout)
+	}
+	return res
+}
+
+// callBack runs a hook registered as a callback under its timeout: its answer
+// is read as a command's stdout after exit 0; a failure is a non-blocking error.
+func callBack(ctx context.Context, h Hook, input []byte) Result {
+	started := time.Now()
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	out, err := h.Callback(ctx, input)
+	res := Result{Hook: h, Stdout: string(out), Duration: time.Since(started)}
+	switch {
+	case err != nil && parent.Err() != nil:
+		res.Cancelled, res.ExitCode = true, -1
+	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.TimedOut, res.ExitCode = true, -1
+	case err != nil:
+		res.ExitCode, res.Stderr = 1, err.Error()
+	default:
 		res.Output = parseOutput(res.Stdout)
 	}
 	return res

@@ -20,6 +20,8 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/trust"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The transports a server can be reached over.
@@ -27,6 +29,9 @@ const (
 	TransportStdio = "stdio"
 	TransportHTTP  = "http"
 	TransportSSE   = "sse"
+	// TransportSDK is an Agent SDK program's in-process server, reached
+	// through the SDK's control protocol (Server.Transport).
+	TransportSDK = "sdk"
 )
 
 // The sources a server's configuration comes from, as Claude Code names them.
@@ -47,7 +52,7 @@ const minTimeout = time.Second
 // Server is one configured MCP server, its ${VAR} references expanded.
 type Server struct {
 	Name string
-	// Type is TransportStdio, TransportHTTP or TransportSSE.
+	// Type is TransportStdio, TransportHTTP, TransportSSE or TransportSDK.
 	Type    string
 	Command string
 	Args    []string
@@ -68,6 +73,9 @@ type Server struct {
 	// Fingerprint identifies the server's configuration as written (see
 	// trust.Fingerprint), for approvals.
 	Fingerprint string
+	// Transport, when set, is how the server is reached in place of Command
+	// or URL: an Agent SDK program's in-process server (Type "sdk").
+	Transport mcp.Transport
 	// dropped marks a server Screen left out.
 	dropped bool
 }

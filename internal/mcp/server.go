@@ -213,6 +213,9 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, error) {
 }
 
 func (c *conn) transport() (mcp.Transport, error) {
+	if c.cfg.Transport != nil {
+		return c.cfg.Transport, nil
+	}
 	switch c.cfg.Type {
 	case TransportHTTP:
 		return &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: c.httpClient()}, nil

@@ -151,6 +151,11 @@ type Answer struct {
 	Allow bool
 	// Message tells the model why the call was refused; empty gives a generic refusal.
 	Message string
+	// UpdatedInput, with Allow, is the input the call runs with in place of
+	// the model's (an Agent SDK program's canUseTool may rewrite it).
+	UpdatedInput json.RawMessage
+	// Interrupt, with a refusal, ends the turn too.
+	Interrupt bool
 }
 
 // Prompter asks the user; the terminal UI implements it with a dialog.

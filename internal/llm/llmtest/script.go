@@ -41,14 +41,20 @@ func LoadScript(path string) ([]Turn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llmtest: read script: %w", err)
 	}
+	return ParseScript(data, path)
+}
+
+// ParseScript is LoadScript for a script already read; name says where it
+// came from in errors.
+func ParseScript(data []byte, name string) ([]Turn, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var file scriptFile
 	if err := dec.Decode(&file); err != nil {
-		return nil, fmt.Errorf("llmtest: parse script %s: %w", path, err)
+		return nil, fmt.Errorf("llmtest: parse script %s: %w", name, err)
 	}
 	if len(file.Turns) == 0 {
-		return nil, fmt.Errorf("llmtest: script %s has no turns", path)
+		return nil, fmt.Errorf("llmtest: script %s has no turns", name)
 	}
 	turns := make([]Turn, len(file.Turns))
 	for i, st := range file.Turns {
@@ -57,7 +63,7 @@ func LoadScript(path string) ([]Turn, error) {
 			err = t.validate()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("llmtest: script %s: turn %d: %w", path, i, err)
+			return nil, fmt.Errorf("llmtest: script %s: turn %d: %w", name, i, err)
 		}
 		turns[i] = t
 	}

@@ -1,0 +1,208 @@
+// Command record runs the Agent SDK scenarios of ../scenarios against the
+// real Claude Code and keeps what it did as the golden files of
+// e2e/testdata/sdk/golden (see the README there):
+//
+//	go run ./e2e/testdata/sdk/record [-claude PATH] [-npm DIR] [-only NAME,…] [-keep]
+//
+// For each scenario it makes a scratch project (with a.txt) and HOME (whose
+// .claude.json marks onboarding done and the project trusted), serves the
+// scenario's model script with internal/llm/llmtest, and runs
+// `node run.mjs NAME` with the TypeScript Agent SDK, its
+// pathToClaudeCodeExecutable a wrapper that keeps the command line and the
+// protocol's stdin and stdout of every process the SDK starts.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+)
+
+const claudeVersion = "2.1.332"
+
+// tap is the wrapper the SDK starts: it runs $REAL with the same arguments,
+// keeping them, the protocol's lines both ways and stderr in a folder of its
+// own under $TAP, named so that folders sort by start time.
+const tap = `#!/bin/bash
+d="$TAP/$(date +%s%N)"
+mkdir -p "$d"
+printf '%s\n' "$@" > "$d/args"
+exec "$REAL" "$@" < <(tee "$d/stdin") > >(tee "$d/stdout") 2> "$d/stderr"
+`
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "record:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	claude, npm, out, scenarios string
+	only                        map[string]bool
+	keep                        bool
+}
+
+func run() error {
+	var o options
+	var only string
+	home, _ := os.UserHomeDir()
+	cache, _ := os.UserCacheDir()
+	flag.StringVar(&o.claude, "claude", filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude"), "Claude Code "+claudeVersion+"'s executable")
+	flag.StringVar(&o.npm, "npm", envOr("MINI_CLAUDE_TEST_NPM", filepath.Join(cache, "mini-claude", "npm")), "folder whose node_modules holds the Agent SDK (.ci/run installs it)")
+	flag.StringVar(&o.out, "out", filepath.Join("e2e", "testdata", "sdk", "golden"), "folder the golden files are written to")
+	flag.StringVar(&o.scenarios, "scenarios", filepath.Join("e2e", "testdata", "sdk", "scenarios"), "folder of run.mjs and the model scripts")
+	flag.StringVar(&only, "only", "", "record only these scenarios (comma-separated names)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the scratch folders (their paths are printed)")
+	flag.Parse()
+	out, err := exec.Command(o.claude, "--version").Output()
+	if err != nil {
+		return fmt.Errorf("%s --version: %w", o.claude, err)
+	}
+	if v := strings.TrimSpace(string(out)); v != claudeVersion+" (Claude Code)" {
+		return fmt.Errorf("%s is %q, want %s", o.claude, v, claudeVersion)
+	}
+	names, err := scenarioNames(o.scenarios)
+	if err != nil {
+		return err
+	}
+	for _, n := range strings.Split(only, ",") {
+		if n != "" {
+			if o.only == nil {
+				o.only = map[string]bool{}
+			}
+			o.only[n] = true
+		}
+	}
+	for _, name := range names {
+		if o.only != nil && !o.only[name] {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "record: %s\n", name)
+		if err := record(o, name); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// scenarioNames are the scenarios with a model script, in order.
+func scenarioNames(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".json"))
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// record runs one scenario and writes its golden files.
+func record(o options, name string) error {
+	dir, err := os.MkdirTemp("", "sdkref-")
+	if err != nil {
+		return err
+	}
+	dir, _ = filepath.EvalSymlinks(dir)
+	if o.keep {
+		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", name, dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	proj, home, tapDir := filepath.Join(dir, "proj"), filepath.Join(dir, "home"), filepath.Join(dir, "tap")
+	for _, d := range []string{proj, home, tapDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		return err
+	}
+	state := map[string]any{"hasCompletedOnboarding": true,
+		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
+		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
+	stateJSON, _ := json.Marshal(state)
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), stateJSON, 0o644); err != nil {
+		return err
+	}
+	wrapper := filepath.Join(dir, "claude-tap")
+	if err := os.WriteFile(wrapper, []byte(tap), 0o755); err != nil {
+		return err
+	}
+	srv, err := llmtest.Start()
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if err := serveScenario(srv, filepath.Join(o.scenarios, name+".json"), proj); err != nil {
+		return err
+	}
+	script, err := filepath.Abs(filepath.Join(o.scenarios, "run.mjs"))
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", script, name)
+	cmd.Dir = proj
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+		"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test",
+		"SDK_NPM=" + o.npm, "SDK_CLI=" + wrapper, "SDK_CWD=" + proj, "REAL=" + o.claude, "TAP=" + tapDir}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("the scenario did not finish in time; stderr:\n%s", stderr.String())
+	}
+	var exit *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exit) {
+		return runErr
+	}
+	time.Sleep(500 * time.Millisecond) // the tee of the last process's stdout
+	for _, v := range srv.Violations() {
+		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", name, v)
+	}
+	n := newNormalizer(dir, proj, home, srv.URL)
+	out := filepath.Join(o.out, name)
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if runErr != nil {
+		fmt.Fprintf(os.Stderr, "record: %s: node exited %v; stderr:\n%s\n", name, runErr, stderr.String())
+	}
+	if err := writeLines(filepath.Join(out, "sdk.jsonl"), stdout.Bytes(), n); err != nil {
+		return err
+	}
+	if err := writeProcesses(out, tapDir, n); err != nil {
+		return err
+	}
+	return writeRequests(filepath.Join(out, "requests.jsonl"), srv.Requests(), n)
+}
