@@ -91,7 +91,9 @@ const app = acp
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const waitForFile = async (path) => {
-  while (!existsSync(path)) await sleep(20);
+  for (const deadline = Date.now() + 20000; !existsSync(path); await sleep(20)) {
+    if (Date.now() > deadline) throw new Error(`${path} did not appear within 20s`);
+  }
 };
 
 const result = { steps: [] };
