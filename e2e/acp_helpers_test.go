@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
 )
@@ -178,7 +180,9 @@ func (r *run) runACP(sc acpScenario) acpResult {
 	if err := os.WriteFile(path, raw, 0o644); err != nil {
 		r.t.Fatal(err)
 	}
-	cmd := exec.Command(node, "testdata/acp/client.mjs", entry, path)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "testdata/acp/client.mjs", entry, path)
 	cmd.Env = r.env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

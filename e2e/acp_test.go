@@ -6,15 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
 // TestACPPromptStreamsTextAndEndsTurn drives `mini-claude acp` with the
 // official ACP client library: initialize, a new session, and a prompt whose
-// answer arrives as agent_message_chunk updates and ends with end_turn.
+// answer arrives as agent_thought_chunk and agent_message_chunk updates and
+// ends with end_turn.
 func TestACPPromptStreamsTextAndEndsTurn(t *testing.T) {
 	r := newRun(t)
-	r.srv.Push(text("Hello from the agent."))
+	r.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Thinking("The user wants a greeting.", "sig"), llmtest.Text("Hello from the agent.")}})
 	res := r.runACP(acpScenario{Steps: []acpStep{{Op: "new"}, {Op: "prompt", Text: "say hello"}}})
 	if res.Initialize.ProtocolVersion != 1 || !res.Initialize.AgentCapabilities.LoadSession || res.Initialize.AgentInfo.Name != "mini-claude" {
 		t.Errorf("initialize: %+v", res.Initialize)
@@ -28,6 +30,9 @@ func TestACPPromptStreamsTextAndEndsTurn(t *testing.T) {
 	}
 	if got := chunks(prompt.Updates, "agent_message_chunk"); got != "Hello from the agent." {
 		t.Errorf("agent message chunks %q", got)
+	}
+	if got := chunks(prompt.Updates, "agent_thought_chunk"); got != "The user wants a greeting." {
+		t.Errorf("agent thought chunks %q", got)
 	}
 	if len(prompt.SessionIDs) != 1 || prompt.SessionIDs[0] != newSession.Response.SessionID {
 		t.Errorf("updates name sessions %q, want %q", prompt.SessionIDs, newSession.Response.SessionID)
