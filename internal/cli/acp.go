@@ -99,6 +99,9 @@ func (b *acpBackend) Open(ctx context.Context, req acp.OpenRequest) (*acp.Opened
 	reportFailedServers(servers, errOut)
 	agentOpts := s.agentOptions(&opts, client, servers, conv, state, req.OnEvent)
 	agentOpts.Prompter = req.Prompter
+	// As in -p: a "/name" that names no command reaches the model, which
+	// is told it did not run; the editor has no place to say so itself.
+	agentOpts.UnknownCommands = true
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(&opts), errOut, req.OnEvent)
 	a := agent.New(agentOpts)
 	opened := &acp.Opened{ID: conv.id, Cwd: s.cwd, Agent: a, Permissions: s.perm, History: conv.history, Modes: s.acpModes(f.Getenv),
