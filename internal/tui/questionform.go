@@ -45,7 +45,7 @@ func newQuestionForm(p permission.Prompt) *questionForm {
 	var in struct {
 		Questions []question `json:"questions"`
 	}
-	_ = json.Unmarshal(p.Input, &in)     // validated before the question was asked
+	_ = json.Unmarshal(p.Input, &in)      // validated before the question was asked
 	_ = json.Unmarshal(p.Input, &f.input) // the same input, kept whole for the answer
 	f.questions = in.Questions
 	return f
