@@ -37,7 +37,7 @@ func main() {
 	os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello\n"), 0o644)
 	state := map[string]any{"hasCompletedOnboarding": true,
 		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects": map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
+		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
 	b, _ := json.Marshal(state)
 	os.WriteFile(filepath.Join(home, ".claude.json"), b, 0o644)
 	srv, _ := llmtest.Start()
