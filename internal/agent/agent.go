@@ -93,6 +93,12 @@ type Options struct {
 	// "/name args" naming one runs it, and a conversation's first prompt
 	// lists the skills the model may load with the Skill tool. Nil has none.
 	Commands *commands.Set
+	// NoUserInteraction says nobody can answer a question to the user (-p
+	// without an SDK client that answers permission asks): the tools that
+	// require one (AskUserQuestion, ExitPlanMode) are withheld, as Claude
+	// Code withholds them, and a call to one is refused in its words.
+	// Sub-agents withhold them always.
+	NoUserInteraction bool
 	// UnknownCommands makes a prompt "/name …" that names no command reach
 	// the model with Claude Code's reminder that it did not run, as in
 	// headless runs; a front end that tells its user instead leaves it off.
@@ -179,6 +185,8 @@ type Agent struct {
 	// (a command's or a loaded skill's allowed-tools), under turnMu.
 	turnMu    sync.Mutex
 	turnAllow []permission.Rule
+	// mode is the permission mode the running turn switched to, shared with sub-agents.
+	mode *modeState
 }
 
 // New returns an Agent with an empty conversation.
@@ -198,7 +206,7 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
 	opts.Env.HostNamed = opts.Permissions.NamesHost
-	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
+	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History), mode: &modeState{}}
 	if opts.SubAgents != nil && opts.SubAgents.Attach != nil && depth < MaxDepth {
 		opts.SubAgents.Attach(opts.Env.Session, subAgentRunner{parent: a})
 	}
@@ -249,7 +257,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 			defer a.useModel(inv.cmd.Model)()
 		}
 	}
-	if first := slices.Concat(a.opts.StartContext, a.skillListing(), extra, a.unknownCommand(prompt)); len(first) > 0 {
+	if first := slices.Concat(a.opts.StartContext, a.skillListing(), extra, a.planReminder(prompt), a.unknownCommand(prompt)); len(first) > 0 {
 		a.opts.StartContext = nil
 		msg.Content = append(first, msg.Content...)
 	}
@@ -279,6 +287,7 @@ func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
 
 func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 	start := time.Now()
+	defer a.settleMode()
 	defer a.endTurnAllow()
 	defer func() {
 		res.Duration = time.Since(start)
@@ -414,8 +423,13 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 	return llm.MessageEnd{}, errors.New("the model's response ended without a message")
 }
 
-// pool returns the tools of the session as they are now.
+// pool returns the tools of the session as they are now, but those it withholds.
 func (a *Agent) pool() []tool.Tool {
+	return slices.DeleteFunc(slices.Clone(a.fullPool()), a.withheld)
+}
+
+// fullPool is the session's pool with the tools it withholds.
+func (a *Agent) fullPool() []tool.Tool {
 	if a.opts.Pool != nil {
 		return a.opts.Pool()
 	}

@@ -117,6 +117,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) 
 		opts.System = req.Role
 	}
 	child := newAgent(opts, depth, p.askMu)
+	child.mode = p.mode
 	child.parentPromptID = p.PromptID()
 	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type,
 		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})

@@ -32,14 +32,22 @@ func (a *Agent) endTurnAllow() {
 }
 
 // permissions is the permission context calls are decided with: the
-// session's, with the rules the running turn allows.
+// session's, with the rules the running turn allows, the mode it switched
+// to and the session's plan file.
 func (a *Agent) permissions() *permission.Context {
+	mode, plan := a.mode.get(), a.planFile()
 	a.turnMu.Lock()
 	defer a.turnMu.Unlock()
-	if len(a.turnAllow) == 0 {
+	if len(a.turnAllow) == 0 && mode == "" && plan == "" {
 		return a.opts.Permissions
 	}
 	c := *a.opts.Permissions
 	c.Allow = slices.Concat(c.Allow, a.turnAllow)
+	if mode != "" {
+		c.Mode = mode
+	}
+	if plan != "" {
+		c.PlanFile = plan
+	}
 	return &c
 }

@@ -25,6 +25,9 @@ type Def[In, Out any] struct {
 	ShouldDefer        bool
 	AlwaysLoad         bool
 	InterruptBehavior  InterruptBehavior
+	// RequiresUserInteraction marks a tool whose call is a question to the
+	// user (see Tool.RequiresUserInteraction).
+	RequiresUserInteraction bool
 
 	// ValidateInput runs cheap checks before any permission prompt; nil accepts all input.
 	ValidateInput func(ctx context.Context, in In, env *Env) error
@@ -33,6 +36,9 @@ type Def[In, Out any] struct {
 	// Accesses lists the paths, commands and domains a call touches, which the
 	// permission rules are checked against; nil touches nothing the rules name.
 	Accesses func(ctx context.Context, in In, env *Env) Access
+	// AskInput is the input shown to whoever answers the call's permission
+	// question; nil shows the model's input.
+	AskInput func(ctx context.Context, in In, env *Env) (In, error)
 	// Call does the work; required.
 	Call func(ctx context.Context, in In, env *Env, progress Progress) (Out, error)
 	// IsConcurrencySafe, IsReadOnly and IsDestructive classify a call; nil is false,
@@ -129,6 +135,8 @@ func (t *built[In, Out]) AlwaysLoad() bool             { return t.def.AlwaysLoad
 
 func (t *built[In, Out]) InterruptBehavior() InterruptBehavior { return t.def.InterruptBehavior }
 
+func (t *built[In, Out]) RequiresUserInteraction() bool { return t.def.RequiresUserInteraction }
+
 func (t *built[In, Out]) MatchesName(name string) bool {
 	return name == t.def.Name || slices.Contains(t.def.Aliases, name)
 }
@@ -189,6 +197,21 @@ func (c *call[In, Out]) Accesses(ctx context.Context, env *Env) Access {
 		return Access{}
 	}
 	return c.tool.def.Accesses(ctx, c.in, env)
+}
+
+func (c *call[In, Out]) AskInput(ctx context.Context, env *Env) (json.RawMessage, error) {
+	if c.tool.def.AskInput == nil {
+		return nil, nil
+	}
+	in, err := c.tool.def.AskInput(ctx, c.in, env)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("encode the %s input: %w", c.tool.def.Name, err)
+	}
+	return raw, nil
 }
 
 func (c *call[In, Out]) Run(ctx context.Context, env *Env, progress Progress) (Result, error) {

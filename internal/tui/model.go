@@ -83,6 +83,8 @@ type turnState struct {
 	// compacting says the turn is a /compact; compactShown that its failure
 	// was already shown from the agent's event.
 	compacting, compactShown bool
+	// mode is the permission mode the turn runs in.
+	mode permission.Mode
 	// prompt is the prompt the turn runs and userBlock the block showing
 	// it; a hook that blocks the prompt puts it back in the input.
 	prompt    string
@@ -422,7 +424,7 @@ func (m *model) startTurn(prompt string) tea.Cmd {
 	user := &block{kind: blockUser, text: prompt}
 	m.conv.add(user)
 	ctx, cancel := context.WithCancel(context.Background())
-	m.turn = &turnState{cancel: cancel, started: time.Now(), prompt: prompt, userBlock: user}
+	m.turn = &turnState{cancel: cancel, started: time.Now(), prompt: prompt, userBlock: user, mode: m.mode}
 	m.notifyGen++
 	run := m.opts.Run
 	return tea.Batch(tick(), m.work.cmd(func() tea.Msg {

@@ -84,7 +84,7 @@ func (m *model) statusLine() string {
 	if m.mode == permission.ModeDefault {
 		mode = "default mode"
 	}
-	if m.opts.Permissions != nil && m.turn != nil && m.opts.Permissions.Mode != m.mode {
+	if m.turn != nil && m.turn.mode != "" && m.turn.mode != m.mode {
 		mode += " (next turn)"
 	}
 	parts = append(parts, mode+" (shift+tab)")
