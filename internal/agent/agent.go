@@ -93,6 +93,12 @@ type Options struct {
 	// "/name args" naming one runs it, and a conversation's first prompt
 	// lists the skills the model may load with the Skill tool. Nil has none.
 	Commands *commands.Set
+	// Checkpoints, when set, stores the files the file tools are about to
+	// change, for /rewind; sub-agents get their parent's.
+	Checkpoints Checkpoints
+	// Prompts are the prompts of History that /rewind can go back before,
+	// for a resumed session.
+	Prompts []PromptMark
 	// UnknownCommands makes a prompt "/name …" that names no command reach
 	// the model with Claude Code's reminder that it did not run, as in
 	// headless runs; a front end that tells its user instead leaves it off.
@@ -178,6 +184,8 @@ type Agent struct {
 	// (a command's or a loaded skill's allowed-tools), under turnMu.
 	turnMu    sync.Mutex
 	turnAllow []permission.Rule
+	// marks are the prompts since the last compaction, for /rewind.
+	marks []PromptMark
 }
 
 // New returns an Agent with an empty conversation.
@@ -197,7 +205,7 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
 	opts.Env.HostNamed = opts.Permissions.NamesHost
-	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
+	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History), marks: slices.Clone(opts.Prompts)}
 	if opts.SubAgents != nil && opts.SubAgents.Attach != nil && depth < MaxDepth {
 		opts.SubAgents.Attach(opts.Env.Session, subAgentRunner{parent: a})
 	}
@@ -253,7 +261,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 		msg.Content = append(first, msg.Content...)
 	}
 	if !a.opts.AttachMentions {
-		return a.run(ctx, msg)
+		return a.run(ctx, PromptMark{ID: id, Text: prompt}, msg)
 	}
 	env := a.opts.Env
 	env.Cwd = env.Session.Cwd()
@@ -261,7 +269,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	for _, at := range attached {
 		a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
 	}
-	return a.run(ctx, withAttachments(msg, attached)...)
+	return a.run(ctx, PromptMark{ID: id, Text: prompt}, withAttachments(msg, attached)...)
 }
 
 // RunNotices sends the session's queued notices as a user message of their
@@ -273,10 +281,12 @@ func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
 	if len(notices) == 0 {
 		return Result{}, false
 	}
-	return a.run(ctx, llm.UserText(reminder(notices))), true
+	return a.run(ctx, PromptMark{}, llm.UserText(reminder(notices))), true
 }
 
-func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
+// run adds the messages of a prompt (with its mark, when it is the user's)
+// and runs turns until the model is done.
+func (a *Agent) run(ctx context.Context, mark PromptMark, prompt ...llm.Message) (res Result) {
 	start := time.Now()
 	defer a.endTurnAllow()
 	defer func() {
@@ -294,7 +304,11 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			a.originalTask = prompt[len(prompt)-1].Text()
 		}
 	}
-	a.addUser(prompt...)
+	if mark.ID != "" {
+		mark.At = len(a.messages)
+		a.marks = append(a.marks, mark)
+	}
+	a.addPrompt(mark.ID, prompt...)
 	loop := newLoopDetector()
 	stopBlocks := 0
 	for {
@@ -448,13 +462,18 @@ func reminder(notices []string) string {
 // model reads them on its next turn and the transcript records them, and
 // emits each.
 func (a *Agent) addUser(msgs ...llm.Message) {
+	a.addPrompt("", msgs...)
+}
+
+// addPrompt adds user messages, those of the prompt promptID when it is set.
+func (a *Agent) addPrompt(promptID string, msgs ...llm.Message) {
 	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
 		last := &msgs[len(msgs)-1]
 		last.Content = append(slices.Clone(last.Content), llm.TextBlock(reminder(notices)))
 	}
 	for _, m := range msgs {
 		a.messages = append(a.messages, m)
-		a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
+		a.emit(UserMessage{UUID: uuid.NewString(), Message: m, PromptID: promptID})
 	}
 }
 
