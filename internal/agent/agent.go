@@ -304,9 +304,14 @@ func (a *Agent) run(ctx context.Context, mark PromptMark, prompt ...llm.Message)
 			a.originalTask = prompt[len(prompt)-1].Text()
 		}
 	}
-	if mark.ID != "" {
+	if mark.ID != "" && a.depth == 0 {
 		mark.At = len(a.messages)
 		a.marks = append(a.marks, mark)
+		if a.opts.Checkpoints != nil {
+			if err := a.opts.Checkpoints.Begin(mark.ID); err != nil {
+				a.emit(CheckpointFailed{Err: err})
+			}
+		}
 	}
 	a.addPrompt(mark.ID, prompt...)
 	loop := newLoopDetector()

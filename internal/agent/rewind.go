@@ -13,6 +13,8 @@ import (
 // caller: around every call of a file tool (Write, Edit, NotebookEdit), a
 // sub-agent's too, with the id of the user's prompt the call serves.
 type Checkpoints interface {
+	// Begin marks the start of the user's prompt, before its first call.
+	Begin(prompt string) error
 	// Snapshot stores the files at paths (absolute, symlinks followed) as
 	// they are before the prompt's first change to each.
 	Snapshot(prompt string, paths []string) error

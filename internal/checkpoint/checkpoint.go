@@ -48,12 +48,13 @@ func (v Version) same(w Version) bool {
 	return v.Absent == w.Absent && v.ID == w.ID
 }
 
-// entry is one line of the index: the version of Path before Turn first
-// changed it, or the version a call of Turn left; Added are the chunks the
-// snapshot appended to the pack.
+// entry is one line of the index: the start of the prompt Turn, the version
+// of Path before Turn first changed it, or the version a call of Turn left;
+// Added are the chunks the snapshot appended to the pack.
 type entry struct {
 	Turn   string   `json:"turn,omitempty"`
-	Path   string   `json:"path"`
+	Begin  bool     `json:"begin,omitempty"`
+	Path   string   `json:"path,omitempty"`
 	Before *Version `json:"before,omitempty"`
 	After  *Version `json:"after,omitempty"`
 	Added  []span   `json:"added,omitempty"`
@@ -97,7 +98,7 @@ func Open(dir string) (*Store, error) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var e entry
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Path != "" && (e.Before != nil || e.After != nil) {
+		if json.Unmarshal(sc.Bytes(), &e) == nil && (e.Begin || e.Path != "" && (e.Before != nil || e.After != nil)) {
 			s.add(e)
 		}
 	}
@@ -119,6 +120,15 @@ func (s *Store) add(e entry) {
 	if e.After != nil {
 		s.wrote[e.Path] = *e.After
 	}
+}
+
+// Begin marks the start of the prompt turn, before any of its calls: a
+// restore to before it undoes what every later prompt changed, those of the
+// conversation and those a rewind of the conversation alone left out of it.
+func (s *Store) Begin(turn string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.append(entry{Turn: turn, Begin: true})
 }
 
 // Snapshot stores the current version of each of paths (absolute, symlinks

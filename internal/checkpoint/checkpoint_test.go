@@ -72,7 +72,7 @@ func TestRestorePutsBackTheExactBytesAndMode(t *testing.T) {
 			}
 			defer s.Close()
 			edit(t, s, "p1", path, []byte("changed\n"))
-			plan, err := s.Plan([]string{"p1"})
+			plan, err := s.Plan("p1")
 			if err != nil || len(plan.Changes) != 1 || len(plan.Outside()) != 0 {
 				t.Fatalf("plan %+v, %v; want one change made by mini-claude", plan, err)
 			}
@@ -93,7 +93,7 @@ func TestRestorePutsBackTheExactBytesAndMode(t *testing.T) {
 			if info, _ := os.Stat(path); info.Mode().Perm() != tt.mode {
 				t.Errorf("mode %v, want %v", info.Mode().Perm(), tt.mode)
 			}
-			if after, _ := s.Plan([]string{"p1"}); len(after.Changes) != 0 {
+			if after, _ := s.Plan("p1"); len(after.Changes) != 0 {
 				t.Errorf("after the restore the plan still has %+v", after.Changes)
 			}
 		})
@@ -110,31 +110,34 @@ func TestPlanGoesBackToBeforeTheEarliestTurn(t *testing.T) {
 	defer s.Close()
 	edit(t, s, "p1", path, []byte("v1"))
 	edit(t, s, "p1", path, []byte("v1b"))
+	s.Begin("p2")
+	s.Begin("p2b") // a prompt that changed no file: its start still counts
 	edit(t, s, "p2", path, []byte("v2"))
 	edit(t, s, "p3", path, []byte("v3"))
 	tests := []struct {
-		turns []string
-		want  string
+		turn string
+		want string
 	}{
-		{[]string{"p1", "p2", "p3"}, "v0"},
-		{[]string{"p2", "p3"}, "v1b"},
-		{[]string{"p3"}, "v2"},
+		{"p1", "v0"},
+		{"p2", "v1b"},
+		{"p3", "v2"},
+		{"p2b", "v1b"},
 	}
 	for _, tt := range tests {
-		plan, err := s.Plan(tt.turns)
+		plan, err := s.Plan(tt.turn)
 		if err != nil || len(plan.Changes) != 1 {
 			t.Fatalf("plan %+v %v", plan, err)
 		}
 		data, err := s.pack.load(plan.Changes[0].To.chunkSums())
 		if err != nil || string(data) != tt.want {
-			t.Errorf("before %v: %q %v, want %q", tt.turns, data, err, tt.want)
+			t.Errorf("before %s: %q %v, want %q", tt.turn, data, err, tt.want)
 		}
 	}
 	if got := s.Changed("p1"); !slices.Equal(got, []string{path}) {
 		t.Errorf("Changed(p1) = %v", got)
 	}
-	if plan, _ := s.Plan([]string{"p4"}); len(plan.Changes) != 0 {
-		t.Errorf("a turn that changed nothing plans %+v", plan.Changes)
+	if plan, _ := s.Plan("p4"); len(plan.Changes) != 0 {
+		t.Errorf("a turn the store never saw plans %+v", plan.Changes)
 	}
 }
 
@@ -151,7 +154,7 @@ func TestRestoreKeepsFilesChangedOutside(t *testing.T) {
 	edit(t, s, "p1", theirs, []byte("t1"))
 	write(t, theirs, []byte("edited in the editor"), 0o644)
 
-	plan, err := s.Plan([]string{"p1"})
+	plan, err := s.Plan("p1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +171,7 @@ func TestRestoreKeepsFilesChangedOutside(t *testing.T) {
 	if data, _ := os.ReadFile(mine); string(data) != "m0" {
 		t.Fatalf("mine.txt holds %q", data)
 	}
-	plan, _ = s.Plan([]string{"p1"})
+	plan, _ = s.Plan("p1")
 	if _, err := s.Restore(plan, true); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +198,7 @@ func TestCheckpointsOutliveTheProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	plan, err := again.Plan([]string{"p1"})
+	plan, err := again.Plan("p1")
 	if err != nil || len(plan.Changes) != 1 || plan.Changes[0].Outside {
 		t.Fatalf("plan after reopening %+v %v", plan, err)
 	}
@@ -230,7 +233,7 @@ func TestRestoreReportsADamagedBlob(t *testing.T) {
 	s, _ := Open(filepath.Join(dir, "cp"))
 	defer s.Close()
 	edit(t, s, "p1", path, []byte("v1"))
-	plan, _ := s.Plan([]string{"p1"})
+	plan, _ := s.Plan("p1")
 	os.WriteFile(filepath.Join(dir, "cp", packName), []byte("rot"), 0o600)
 	res, err := s.Restore(plan, false)
 	if err == nil || !slices.Equal(res.Failed, []string{path}) {

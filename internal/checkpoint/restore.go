@@ -50,18 +50,25 @@ func (p Plan) Paths() []string {
 	return paths
 }
 
-// Plan returns what putting the files back as they were before the first of
-// turns would change: each file those turns changed goes back to the version
-// stored before the earliest of them wrote it. A file that is already that
-// version is left out. turns are the prompts from the one to go back before
-// to the latest, in any order.
-func (s *Store) Plan(turns []string) (Plan, error) {
+// Plan returns what putting the files back as they were before the prompt
+// turn would change: each file changed since the prompt began, by it or a
+// later prompt, goes back to the version stored before its first change. A
+// file that is already that version is left out; a prompt the store has no
+// record of plans nothing.
+func (s *Store) Plan(turn string) (Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	start := slices.IndexFunc(s.entries, func(e entry) bool { return e.Turn == turn && e.Begin })
+	if start < 0 {
+		start = slices.IndexFunc(s.entries, func(e entry) bool { return e.Turn == turn })
+	}
+	if start < 0 {
+		return Plan{}, nil
+	}
 	targets := map[string]Version{}
 	var order []string
-	for _, e := range s.entries {
-		if e.Before == nil || !slices.Contains(turns, e.Turn) {
+	for _, e := range s.entries[start:] {
+		if e.Before == nil {
 			continue
 		}
 		if _, seen := targets[e.Path]; !seen {
