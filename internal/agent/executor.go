@@ -165,7 +165,9 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 	}
 	a.emit(ToolStarted{ID: p.use.ID, Name: p.call.Tool().Name()})
 	started := time.Now()
+	written := a.snapshot(ctx, p, env)
 	res, err := a.invoke(ctx, p, env)
+	a.noteWritten(written)
 	var output *tool.OutputError
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -101,6 +101,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) 
 		SubAgents: p.opts.SubAgents, ToolSearch: p.opts.ToolSearch, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type,
 		AttachSideModel: p.opts.AttachSideModel,
 		TranscriptPath:  p.opts.TranscriptPath,
+		Checkpoints:     p.opts.Checkpoints,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
 			case AssistantMessage:

@@ -44,7 +44,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
 		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), AttachSideModel: s.attachSideModel,
-		Commands: s.commands,
+		Commands: s.commands, Prompts: conv.prompts, Checkpoints: conv.checkpointer(),
 	}
 	skill.Attach(state, s.commands)
 	planmode.Attach(state, filepath.Join(config.Home(), "plans"))

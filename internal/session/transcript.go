@@ -59,6 +59,9 @@ type Transcript struct {
 	// results holds, by tool_use_id, what the events said of calls whose
 	// tool_result is not written yet: their output and whether they were refused.
 	results map[string]ToolResult
+	// promptParents holds, by prompt id, the parent of the prompt's first
+	// line: where a rewind before it branches off.
+	promptParents map[string]string
 }
 
 // Create starts the transcript of a new session; it fails when the session
@@ -84,7 +87,7 @@ func create(cfg Config, path string) (*Transcript, error) {
 
 func newTranscript(cfg Config, path string, f *os.File) *Transcript {
 	return &Transcript{cfg: cfg, path: path, f: f, files: records(cfg.State), children: map[string]*Transcript{},
-		results: map[string]ToolResult{}, subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents")}
+		results: map[string]ToolResult{}, subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents"), promptParents: map[string]string{}}
 }
 
 // Resume opens the transcript loaded for appending, after cutting off a torn
@@ -106,6 +109,7 @@ func Resume(cfg Config, loaded *Loaded) (*Transcript, error) {
 	}
 	t := newTranscript(cfg, loaded.Path, f)
 	t.last = loaded.LastUUID
+	t.promptParents = loaded.promptParents()
 	if loaded.Interrupted != nil {
 		t.message(TypeUser, &Message{Role: llm.RoleUser, Content: loaded.Interrupted.Content}, "", nil)
 	}
@@ -182,6 +186,9 @@ func (t *Transcript) OnEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.UserMessage:
 		lines := t.userLines(e.Message.Content)
+		for i := range lines {
+			lines[i].PromptID = e.PromptID
+		}
 		lines[len(lines)-1].FileState = t.fileChanges()
 		t.writeAll(lines)
 		if hasToolResult(e.Message.Content) {
@@ -210,6 +217,8 @@ func (t *Transcript) OnEvent(e agent.Event) {
 		t.AppendSystem("compaction_failed", e.Err.Error(), compactMetadata{Trigger: string(e.Trigger), Model: t.cfg.Model, Usage: &e.Usage})
 	case agent.ResultsCleared:
 		t.AppendSystem("results_cleared", fmt.Sprintf("Cleared %d old tool results (%d characters)", len(e.ToolUseIDs), e.Chars), e)
+	case agent.ConversationRewound:
+		t.rewound(e.PromptID)
 	case agent.SubAgentStarted:
 		t.child(e.AgentID, e.ParentToolUseID, e.Model)
 	case agent.SubAgentEvent:
@@ -424,6 +433,9 @@ func (t *Transcript) write(line Line) {
 		line.ParentUUID = &parent
 	}
 	line.IsSidechain, line.AgentID, line.ParentToolUseID = t.agentID != "", t.agentID, t.parentToolUseID
+	if _, seen := t.promptParents[line.PromptID]; line.PromptID != "" && !seen {
+		t.promptParents[line.PromptID] = t.last
+	}
 	line.Timestamp = timestamp(time.Now())
 	line.Cwd, line.SessionID, line.Version = t.cfg.Project, t.cfg.ID, t.cfg.Version
 	if t.cfg.State != nil {

@@ -31,6 +31,11 @@ type model struct {
 	dialog  *dialog
 	// picker is the open /resume list, nil when closed.
 	picker *picker
+	// rewind is the open /rewind dialog, nil when closed.
+	rewind *rewinder
+	// escAt is when Esc was last pressed on an empty prompt between turns:
+	// a second press soon after opens /rewind.
+	escAt time.Time
 	// hint is shown under the input: the completions of an @path mention,
 	// or the commands that start as the "/name" being typed, a line each.
 	hint string
@@ -224,6 +229,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case compactDoneMsg:
 		m.compactDone(msg.err)
 		return m, m.deliverReports()
+	case rewindDoneMsg:
+		m.rewindDone(msg)
+		return m, nil
 	case noticeMsg:
 		if msg.warning {
 			m.conv.add(&block{kind: blockError, text: msg.text})
@@ -275,10 +283,23 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
+	if m.rewind != nil {
+		return m.rewindKey(k)
+	}
 	switch k.String() {
 	case "ctrl+c":
 		return m.ctrlC()
+	case "alt+esc":
+		// Two quick presses of Esc can reach the program as one Alt+Esc.
+		if m.turn == nil && m.shellCancel == nil && m.input.Value() == "" {
+			m.openRewind()
+			return nil
+		}
 	case "esc":
+		if m.turn == nil && m.shellCancel == nil && m.input.Value() == "" {
+			m.doubleEsc()
+			return nil
+		}
 		if m.turn != nil {
 			m.turn.cancel()
 		}
