@@ -9,7 +9,6 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/planmode"
-	"github.com/mini-claude/mini-claude/internal/prompt"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/skill"
 )
@@ -41,7 +40,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 			conv.record(e)
 			show(e)
 		},
-		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
+		CompactThreshold: opts.CompactThreshold, Memory: s.memory().Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
 		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), AttachSideModel: s.attachSideModel,
 		Commands: s.commands, Prompts: conv.prompts, Checkpoints: conv.checkpointer(),

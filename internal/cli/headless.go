@@ -11,12 +11,14 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // runPrint runs one prompt headless: nothing waits for input, a permission that
 // would need asking is refused, and the output goes out in the chosen format.
 func runPrint(ctx context.Context, f *Factory, opts *Options) error {
+	tools.Prepare()
 	switch opts.OutputFormat {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
