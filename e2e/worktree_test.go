@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,5 +234,61 @@ func TestIsolationOutsideAGitRepositoryIsRefused(t *testing.T) {
 		if llmtest.FirstUserText("never runs")(req) {
 			t.Fatal("the sub-agent started outside a repository")
 		}
+	}
+}
+
+func TestEnterAndExitWorktreeAreFoundThroughToolSearchAndWork(t *testing.T) {
+	r := newRun(t)
+	repo := worktreeRepo(t, r)
+	tree := filepath.Join(repo, ".mini-claude", "worktrees", "try")
+	r.srv.Push(
+		calls(llmtest.ToolUse("s", "ToolSearch", `{"query":"select:EnterWorktree,ExitWorktree"}`)),
+		calls(llmtest.ToolUse("e", "EnterWorktree", `{"name":"try"}`)),
+		calls(llmtest.ToolUse("w", "Write", `{"file_path":"made.txt","content":"in the tree\n"}`)),
+		calls(llmtest.ToolUse("x", "ExitWorktree", `{"action":"keep"}`)),
+		calls(llmtest.ToolUse("b", "Bash", `{"command":"pwd"}`)),
+		text("done"),
+	)
+	out := r.exec("-p", "use a worktree", "--permission-mode", "acceptEdits")
+	if out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	reqs := r.srv.Requests()
+	first := reqs[0]
+	for _, spec := range first.Tools {
+		if spec.Name == "EnterWorktree" || spec.Name == "ExitWorktree" {
+			t.Errorf("%s was sent in the first request; Claude Code defers it", spec.Name)
+		}
+	}
+	if !strings.Contains(first.System, "EnterWorktree") || !strings.Contains(first.System, "ExitWorktree") {
+		t.Error("the system prompt does not name the deferred worktree tools")
+	}
+	if found := contentText(lastResults(t, r.srv, 1)[0]); !strings.Contains(found, `"name":"EnterWorktree"`) || !strings.Contains(found, `"name":"ExitWorktree"`) {
+		t.Errorf("ToolSearch found %q", found)
+	}
+	var loaded []string
+	for _, spec := range reqs[1].Tools {
+		loaded = append(loaded, spec.Name)
+	}
+	if !slices.Contains(loaded, "EnterWorktree") || !slices.Contains(loaded, "ExitWorktree") {
+		t.Errorf("after ToolSearch the tools are %v, want both worktree tools loaded", loaded)
+	}
+	want := []string{
+		"Created worktree at “" + tree + "” on branch “worktree-try”. The session is now working in the worktree. Use ExitWorktree to leave mid-session; the worktree is kept when the session ends.",
+		"",
+		"Exited worktree. Your work is preserved at “" + tree + "” on branch “worktree-try”. Session is now back in “" + repo + "”.",
+		repo,
+	}
+	for i, w := range want {
+		res := lastResults(t, r.srv, i+2)[0]
+		if res.IsError || w != "" && contentText(res) != w {
+			t.Errorf("result %d = %q (error %v), want %q", i+2, contentText(res), res.IsError, w)
+		}
+	}
+	if got := readFile(t, filepath.Join(tree, "made.txt")); got != "in the tree\n" {
+		t.Errorf("made.txt in the worktree = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "made.txt")); !os.IsNotExist(err) {
+		t.Errorf("made.txt reached the checkout: %v", err)
 	}
 }

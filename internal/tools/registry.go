@@ -21,6 +21,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/tools/webfetch"
 	"github.com/mini-claude/mini-claude/internal/tools/websearch"
+	"github.com/mini-claude/mini-claude/internal/tools/worktrees"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -44,6 +45,7 @@ var builtins = []tool.Tool{
 	toolsearch.Tool,
 	webfetch.Tool,
 	websearch.Tool,
+	worktrees.Enter, worktrees.Exit,
 	write.Tool,
 }
 

@@ -168,3 +168,19 @@ func TestCreateHonoursContext(t *testing.T) {
 		t.Fatal("Create with a cancelled context succeeded")
 	}
 }
+
+func TestFindReturnsAListedWorktreeOnly(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	made, err := Create(ctx, repo, "listed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Find(ctx, repo, made.Path)
+	if err != nil || got.Path != made.Path || got.Branch != made.Branch || got.Base != made.Base || got.Repo != repo {
+		t.Fatalf("Find = %+v, %v; want %+v", got, err, made)
+	}
+	if _, err := Find(ctx, repo, filepath.Join(repo, "base.txt")); err == nil {
+		t.Error("Find accepted a path git does not list")
+	}
+}
