@@ -207,6 +207,12 @@ var scenarios = []Scenario{
 			{"EnterWorktree", raw(`{"name":"x"}`)},
 			{"ExitWorktree", raw(`{"action":"keep"}`)},
 		}}},
+	{Name: "search_checkout", Git: true, Args: []string{"--tools", "Bash,Grep,Glob"},
+		Scripts: map[string][]Call{"main": {
+			{"Bash", raw(`{"command":"echo needle > top.txt && git worktree add -q -b worktree-x .claude/worktrees/x && echo needle > .claude/worktrees/x/n.txt && mkdir -p .claude/other && echo needle > .claude/other/o.txt"}`)},
+			{"Grep", raw(`{"pattern":"needle","output_mode":"files_with_matches"}`)},
+			{"Glob", raw(`{"pattern":"**/*.txt"}`)},
+		}}},
 	{Name: "agent_isolation", Git: true, Args: nil,
 		Scripts: map[string][]Call{
 			"main": {
