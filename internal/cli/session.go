@@ -109,6 +109,9 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	for _, dir := range append([]string{cwd}, s.dirs...) {
 		s.perm.Dirs = append(s.perm.Dirs, workspace.RealPath(dir))
 	}
+	if opts.checkout != "" {
+		s.perm.Checkout = workspace.RealPath(opts.checkout)
+	}
 	s.perm.Home, _ = os.UserHomeDir()
 	s.memory = sync.OnceValue(func() prompt.Memory { return prompt.LoadMemory(s.cwd, s.perm) })
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
@@ -181,8 +184,12 @@ func (s *session) subAgents() *agent.SubAgents {
 	return &agent.SubAgents{
 		Attach: func(state *tool.Session, r tool.SubAgentRunner) { subagent.Attach(state, s.agentTypes, r) },
 		System: func(req tool.SubAgentRequest, model string, toolNames []string) string {
+			cwd := req.Cwd
+			if cwd == "" {
+				cwd = s.cwd
+			}
 			return prompt.BuildSubAgent(req.Role, prompt.Options{
-				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
+				Cwd: cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 				Memory: s.memoryFiles(),
 			})
 		},

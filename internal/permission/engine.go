@@ -36,9 +36,13 @@ type Context struct {
 	Allow []Rule
 	Deny  []Rule
 	Ask   []Rule
-	// Dirs are the allowed directories (the working directory and --add-dir
-	// ones), as real paths.
+	// Dirs are the allowed directories (the working directory first, then
+	// the --add-dir ones), as real paths.
 	Dirs []string
+	// Checkout, when set, is the checkout (a real path) a worktree session
+	// was made from and is isolated from: writes inside it but outside Dirs
+	// are refused in every mode. Dirs[0] is then the worktree.
+	Checkout string
 	// Home is the user's home directory, for "~/" in rules and the secret defaults.
 	Home string
 	// PlanFile is the real path of the session's plan file: in plan mode
@@ -111,6 +115,9 @@ func (c *Context) Decide(q Query) Decision {
 		return d
 	}
 	if d, ok := c.secretDefault(parts); ok {
+		return d
+	}
+	if d, ok := c.isolationDenial(parts); ok {
 		return d
 	}
 	if d, ok := c.firstMatch(c.Ask, q, parts, programs, Ask); ok {

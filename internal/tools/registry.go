@@ -23,6 +23,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/tools/webfetch"
 	"github.com/mini-claude/mini-claude/internal/tools/websearch"
+	"github.com/mini-claude/mini-claude/internal/tools/worktrees"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -48,6 +49,7 @@ var builtins = []tool.Tool{
 	toolsearch.Tool,
 	webfetch.Tool,
 	websearch.Tool,
+	worktrees.Enter, worktrees.Exit,
 	write.Tool,
 }
 
