@@ -42,6 +42,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 		Commands: s.commands,
 	}
 	skill.Attach(state, s.commands)
+	tool.AttachConnecting(state, connectingServers{s: s, servers: servers})
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
 	}
