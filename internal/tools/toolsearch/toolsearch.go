@@ -58,7 +58,9 @@ type Output struct {
 	Missing []string
 	// Problems give the status of each MCP server the search waited for
 	// that did not connect; Connecting names the servers still connecting.
-	Problems, Connecting []string
+	// Both are left out of the output's JSON when empty, as before there were any.
+	Problems   []string `json:",omitempty"`
+	Connecting []string `json:",omitempty"`
 }
 
 // Tool is the ToolSearch tool. It is always sent when any tool is deferred and
