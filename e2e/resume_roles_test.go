@@ -61,9 +61,9 @@ func TestKilledSessionResumesInOneShape(t *testing.T) {
 		}
 
 		prompt := fmt.Sprintf("check %d", point)
-		byID := r.resumeOnce(append([]string{"-r", id, "-p", prompt, "--max-turns", "1"}, flags...))
+		byID := r.resumeOnce(prompt, append([]string{"-r", id, "--max-turns", "1"}, flags...))
 		os.WriteFile(path, snapshot, 0o600)
-		byContinue := r.resumeOnce(append([]string{"-c", "-p", prompt, "--max-turns", "1"}, flags...))
+		byContinue := r.resumeOnce(prompt, append([]string{"-c", "--max-turns", "1"}, flags...))
 		if !bytes.Equal(rawMessages(t, byID), rawMessages(t, byContinue)) {
 			t.Fatalf("kill %d: -r and -c of one transcript sent different messages:\n-r %s\n-c %s", point, rawMessages(t, byID), rawMessages(t, byContinue))
 		}
@@ -71,7 +71,7 @@ func TestKilledSessionResumesInOneShape(t *testing.T) {
 		if last := byID.Messages[len(byID.Messages)-1]; last.Role != llm.RoleUser || last.Content[len(last.Content)-1].Text != prompt {
 			t.Fatalf("kill %d: the resumed request does not end with the prompt: %s", point, jsonOf(last))
 		}
-		later := r.resumeOnce(append([]string{"-c", "-p", "later", "--max-turns", "1"}, flags...))
+		later := r.resumeOnce(fmt.Sprintf("later %d", point), append([]string{"-c", "--max-turns", "1"}, flags...))
 		checkAlternating(t, fmt.Sprintf("kill %d, loaded again", point), []llmtest.Request{later})
 		if n := len(byID.Messages); len(later.Messages) < n || jsonOf(later.Messages[:n]) != jsonOf(byID.Messages) {
 			t.Fatalf("kill %d: a fresh load of the transcript sends another history than the resumed run did:\nresumed %s\nloaded  %s", point, jsonOf(byID.Messages), jsonOf(later.Messages))
@@ -88,16 +88,21 @@ func TestKilledSessionResumesInOneShape(t *testing.T) {
 	t.Logf("15 kills; the transcript holds %d messages, %d model requests in all", len(loaded.Messages), len(srv.Requests()))
 }
 
-// resumeOnce runs the binary to its end and returns its first model request.
-func (r *run) resumeOnce(args []string) llmtest.Request {
+// resumeOnce runs the binary with prompt to its end and returns its first
+// model request: the first to carry the prompt, since a request of a killed
+// run before may reach the server after it died.
+func (r *run) resumeOnce(prompt string, args []string) llmtest.Request {
 	r.t.Helper()
 	sent := len(r.srv.Requests())
-	out := r.exec(args...)
-	reqs := r.srv.Requests()[sent:]
-	if len(reqs) == 0 {
-		r.t.Fatalf("mini-claude %q made no request: exit %d\n%s", args, out.code, out.stderr)
+	out := r.exec(append([]string{"-p", prompt}, args...)...)
+	text, _ := json.Marshal(prompt)
+	for _, req := range r.srv.Requests()[sent:] {
+		if bytes.Contains(req.Body, []byte(`"text":`+string(text))) {
+			return req
+		}
 	}
-	return reqs[0]
+	r.t.Fatalf("mini-claude -p %q %q sent no request with its prompt: exit %d\n%s", prompt, args, out.code, out.stderr)
+	return llmtest.Request{}
 }
 
 // checkAlternating fails when a request's roles do not alternate, skipping
