@@ -11,8 +11,9 @@ import (
 )
 
 // A prompt's @path mention attaches the file, or with #L the lines asked for,
-// as Claude Code does: the Read call in a user message of its own, then its
-// result and the prompt. It counts as a read: the model may edit the file
+// with Claude Code's blocks: the Read call, then its result and the prompt,
+// in one user message (Claude Code sends the call as a message of its own;
+// roles alternate in every request of mini-claude's). It counts as a read: the model may edit the file
 // straight away.
 func TestMentionAttachesTheFile(t *testing.T) {
 	tests := []struct {
@@ -39,16 +40,16 @@ func TestMentionAttachesTheFile(t *testing.T) {
 			msgs := r.srv.Requests()[0].Messages
 			wantCall := "<system-reminder>\nCalled the Read tool with the following input: " + fmt.Sprintf(tt.input, path) + "\n</system-reminder>"
 			wantResult := "<system-reminder>\nResult of calling the Read tool:\n" + tt.lines + "</system-reminder>\n"
-			if len(msgs) != 2 || len(msgs[0].Content) != 1 || len(msgs[1].Content) != 2 {
-				t.Fatalf("first request %+v, want the Read call alone, then its result and the prompt", msgs)
+			if len(msgs) != 1 || len(msgs[0].Content) != 3 {
+				t.Fatalf("first request %+v, want one user message: the Read call, its result and the prompt", msgs)
 			}
 			if got := msgs[0].Content[0].Text; got != wantCall {
 				t.Errorf("call %q, want %q", got, wantCall)
 			}
-			if got := msgs[1].Content[0].Text; got != wantResult {
+			if got := msgs[0].Content[1].Text; got != wantResult {
 				t.Errorf("result %q, want %q", got, wantResult)
 			}
-			if got := msgs[1].Content[1].Text; got != prompt {
+			if got := msgs[0].Content[2].Text; got != prompt {
 				t.Errorf("prompt %q, want %q as typed", got, prompt)
 			}
 			result := lastResults(t, r.srv, 1)[0]
@@ -82,13 +83,13 @@ func TestTUIMentionAttachesTheFile(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Read notes.txt", "Noted.")
 	msgs := r.srv.Requests()[0].Messages
-	if len(msgs) != 2 || !strings.Contains(msgs[0].Text(), `"offset":2,"limit":1}`) {
-		t.Fatalf("the model got %+v, want the Read call of line 2 in a message of its own", msgs)
+	if len(msgs) != 1 || len(msgs[0].Content) != 3 || !strings.Contains(msgs[0].Content[0].Text, `"offset":2,"limit":1}`) {
+		t.Fatalf("the model got %+v, want the Read call of line 2 first in the prompt's message", msgs)
 	}
-	if got := msgs[1].PromptText(); got != "summarize @notes.txt#L2" {
+	if got := msgs[0].PromptText(); got != "summarize @notes.txt#L2" {
 		t.Errorf("the prompt reached the model as %q", got)
 	}
-	if got := msgs[1].Text(); !strings.Contains(got, "Result of calling the Read tool:\n2\tbeta\n</system-reminder>") {
+	if got := msgs[0].Text(); !strings.Contains(got, "Result of calling the Read tool:\n2\tbeta\n</system-reminder>") {
 		t.Errorf("the model got %q, want line 2 numbered before the prompt", got)
 	}
 }

@@ -119,8 +119,8 @@ func TestTUICompact(t *testing.T) {
 		t.Errorf("the summary request does not carry the instructions: %.300q", got)
 	}
 	next := reqs[2].Messages
-	if len(next) != 2 || !strings.Contains(next[0].Text(), "The user asked about the build; it uses make.") ||
-		strings.Contains(next[0].Text(), "The build uses make.") || next[1].Text() != "still make?" {
+	if len(next) != 1 || len(next[0].Content) != 2 || !strings.Contains(next[0].Content[0].Text, "The user asked about the build; it uses make.") ||
+		strings.Contains(next[0].Content[0].Text, "The build uses make.") || next[0].Content[1].Text != "still make?" {
 		t.Errorf("the request after /compact holds %d messages: %+v", len(next), next)
 	}
 }

@@ -4,7 +4,8 @@
 // sleeps, then runs the real server-everything), waited for as mini-claude
 // does by default, not at all (MCP_CONNECTION_NONBLOCKING=1), and fully
 // (MINI_CLAUDE_MCP_WAIT_MS=30000, as Claude Code waits in -p mode). It prints
-// medians as a markdown table.
+// medians as a markdown table, with how many servers the model can reach from
+// the first request (their tools sent, or listed as connecting for ToolSearch).
 //
 //	go run ./bench/mcpstart [-runs 5] [-bin path/to/mini-claude]
 package main
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
@@ -69,7 +71,7 @@ func measure(runs int, bin string) error {
 	}
 	defer srv.Close()
 	srv.ServeByHistory(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Hello.")}})
-	fmt.Printf("| scenario (median of %d runs) | first request | wall time | ratio of first request to no servers |\n|---|---|---|---|\n", runs)
+	fmt.Printf("| scenario (median of %d runs) | first request | wall time | ratio of first request to no servers | servers the first request reaches |\n|---|---|---|---|---|\n", runs)
 	var base time.Duration
 	for _, sc := range scenarios {
 		config, err := slowConfig(sc.servers, servers)
@@ -77,11 +79,13 @@ func measure(runs int, bin string) error {
 			return err
 		}
 		var first, wall []time.Duration
+		reach := ""
 		for i := range runs + 1 {
-			f, w, err := runOnce(bin, scratch, config, sc.env, srv)
+			f, w, r, err := runOnce(bin, scratch, config, sc.env, srv)
 			if err != nil {
 				return fmt.Errorf("%s, run %d: %w", sc.name, i, err)
 			}
+			reach = reachable(r, sc.servers)
 			if i > 0 {
 				first, wall = append(first, f), append(wall, w)
 			}
@@ -89,7 +93,7 @@ func measure(runs int, bin string) error {
 		if sc.servers == 0 {
 			base = median(first)
 		}
-		fmt.Printf("| %s | %.1f ms | %.1f ms | %.1f× |\n", sc.name, ms(median(first)), ms(median(wall)), float64(median(first))/float64(base))
+		fmt.Printf("| %s | %.1f ms | %.1f ms | %.1f× | %s |\n", sc.name, ms(median(first)), ms(median(wall)), float64(median(first))/float64(base), reach)
 	}
 	fmt.Printf("\n%d logical CPUs, %s/%s, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	return nil
@@ -108,10 +112,36 @@ func slowConfig(n int, s mcptest.Servers) (string, error) {
 	return string(b), err
 }
 
-func runOnce(bin, scratch, config string, env []string, srv *llmtest.Server) (first, wall time.Duration, err error) {
+// reachable says how many of the n servers the model can reach from the
+// first request: with their tools sent, or through ToolSearch, which lists
+// a server still connecting and waits for it.
+func reachable(req llmtest.Request, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	full, connecting := 0, 0
+	for i := range n {
+		server := fmt.Sprintf("slow%d", i+1)
+		switch {
+		case slices.ContainsFunc(req.Tools, func(t llm.ToolSpec) bool { return strings.HasPrefix(t.Name, "mcp__"+server+"__") }):
+			full++
+		case strings.Contains(req.System, "mcp__"+server+"__* (the tools of MCP server"):
+			connecting++
+		}
+	}
+	switch {
+	case connecting > 0:
+		return fmt.Sprintf("%d of %d (through ToolSearch, still connecting)", connecting+full, n)
+	case full > 0:
+		return fmt.Sprintf("%d of %d (tools sent)", full, n)
+	}
+	return fmt.Sprintf("0 of %d", n)
+}
+
+func runOnce(bin, scratch, config string, env []string, srv *llmtest.Server) (first, wall time.Duration, req llmtest.Request, err error) {
 	home := filepath.Join(scratch, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
-		return 0, 0, err
+		return 0, 0, req, err
 	}
 	cmd := exec.Command(bin, "-p", "say hello", "--mcp-config", config)
 	cmd.Dir = scratch
@@ -119,14 +149,14 @@ func runOnce(bin, scratch, config string, env []string, srv *llmtest.Server) (fi
 	before := len(srv.Requests())
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return 0, 0, fmt.Errorf("%w: %s", err, out)
+		return 0, 0, req, fmt.Errorf("%w: %s", err, out)
 	}
 	wall = time.Since(start)
 	reqs := srv.Requests()
 	if len(reqs) != before+1 {
-		return 0, 0, fmt.Errorf("the server saw %d requests, want 1", len(reqs)-before)
+		return 0, 0, req, fmt.Errorf("the server saw %d requests, want 1", len(reqs)-before)
 	}
-	return reqs[before].Time.Sub(start), wall, nil
+	return reqs[before].Time.Sub(start), wall, reqs[before], nil
 }
 
 func median(values []time.Duration) time.Duration {

@@ -402,7 +402,7 @@ func (a *Agent) stopped(ctx context.Context, res Result, err error) Result {
 func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error) {
 	specs, system := a.offer()
 	req := llm.Request{
-		Model: a.opts.Model, System: system, Messages: a.messages,
+		Model: a.opts.Model, System: system, Messages: llm.Alternate(a.messages),
 		Tools: specs, MaxTokens: a.opts.MaxTokens,
 	}
 	started := time.Now()

@@ -489,8 +489,8 @@ func TestHistoryIsSentBeforeThePrompt(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	sent := h.srv.Requests()[0].Messages
-	if len(sent) != 4 || sent[2].Content[0].Type != llm.BlockToolResult || sent[3].Text() != "go on" {
-		t.Fatalf("sent %+v", sent)
+	if len(sent) != 3 || len(sent[2].Content) != 2 || sent[2].Content[0].Type != llm.BlockToolResult || sent[2].Content[1].Text != "go on" {
+		t.Fatalf("sent %+v, want the history with the prompt after the interrupted result in its last message", sent)
 	}
 	var prompt agent.UserMessage
 	var reply agent.AssistantMessage

@@ -185,7 +185,7 @@ func (a *Agent) summarise(ctx context.Context, instructions string) (string, llm
 // askSummary sends history with prompt added at its end and returns the
 // model's answer, which must hold a summary.
 func (a *Agent) askSummary(ctx context.Context, history []llm.Message, prompt string) (string, llm.Usage, error) {
-	msgs := slices.Clone(history)
+	msgs := slices.Clone(llm.Alternate(history))
 	if last := msgs[len(msgs)-1]; last.Role == llm.RoleUser {
 		msgs[len(msgs)-1] = llm.Message{Role: llm.RoleUser, Content: append(slices.Clone(last.Content), llm.TextBlock(prompt))}
 	} else {

@@ -191,7 +191,7 @@ func TestManualCompactWithInstructions(t *testing.T) {
 		t.Errorf("summary request does not carry the instructions: %q", reqs[1].Messages[len(reqs[1].Messages)-1].Text())
 	}
 	third := reqs[2].Messages
-	if len(third) != 2 || !strings.Contains(third[0].Text(), "<original-task>\nplan the API\n</original-task>") || third[1].Text() != "implement it" {
+	if len(third) != 1 || len(third[0].Content) != 2 || !strings.Contains(third[0].Content[0].Text, "<original-task>\nplan the API\n</original-task>") || third[0].Content[1].Text != "implement it" {
 		t.Errorf("request after manual compaction: %+v", third)
 	}
 	c := compactEvents[agent.Compacted](h)

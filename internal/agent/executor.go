@@ -45,7 +45,7 @@ func (a *Agent) execute(ctx context.Context, uses []llm.ContentBlock) ([]llm.Con
 	calls := make([]*pending, len(uses))
 	for i, use := range uses {
 		a.emit(ToolQueued{ID: use.ID, Name: use.Name, Input: use.Input})
-		calls[i] = a.prepare(use)
+		calls[i] = a.prepare(ctx, use)
 	}
 	results := make([]llm.ContentBlock, len(uses))
 	var denials []Denial
@@ -89,10 +89,12 @@ func concurrent(p *pending) bool {
 }
 
 // prepare finds the tool and decodes the input; a failure becomes the call's
-// result. A call cut off by max_tokens is one whose input is not valid JSON,
-// answered as Claude Code answers it: with an error, never run nor asked again
-// with more room; a call whose input is complete runs even then.
-func (a *Agent) prepare(use llm.ContentBlock) *pending {
+// result. A tool of an MCP server still connecting is waited for, up to the
+// server's start-up timeout; a server that fails makes its status the
+// call's error. A call cut off by max_tokens is one whose input is not valid
+// JSON, answered as Claude Code answers it: with an error, never run nor
+// asked again with more room; a call whose input is complete runs even then.
+func (a *Agent) prepare(ctx context.Context, use llm.ContentBlock) *pending {
 	p := &pending{use: use, input: use.Input}
 	fail := func(text string) *pending {
 		result := errorResult(use.ID, text)
@@ -103,6 +105,15 @@ func (a *Agent) prepare(use llm.ContentBlock) *pending {
 	t := tool.Find(pool, use.Name)
 	if t == nil && tool.Find(a.fullPool(), use.Name) != nil {
 		return fail(disabledMessage(use.Name))
+	}
+	if c := tool.ConnectingOf(a.opts.Env.Session); t == nil && c != nil {
+		if server, ok := c.ServerOf(use.Name); ok {
+			if err := c.Await(ctx, server); err != nil {
+				return fail(fmt.Sprintf("Error: %s cannot be called: %v", use.Name, err))
+			}
+			pool = a.pool()
+			t = tool.Find(pool, use.Name)
+		}
 	}
 	if t == nil {
 		available := "No tools are available in this session."

@@ -18,10 +18,12 @@ import (
 	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
-// The user messages of the request that carries a prompt with @mentions are
-// the ones Claude Code 2.1.332 sends for it: the first attachment's Read call
-// alone, then the other reminders, each ending in a newline, and the prompt.
-// The goldens were checked against Claude Code's requests, but for the
+// The user message of the request that carries a prompt with @mentions holds
+// the blocks Claude Code 2.1.332 sends for it: the first attachment's Read
+// call, then the other reminders, each ending in a newline, and the prompt.
+// Claude Code sends the first block as a user message of its own; mini-claude
+// joins it with the next (llm.Alternate), as a transcript read back does, so
+// that roles alternate and a resumed session sends the same bytes. The goldens were checked against Claude Code's requests, but for the
 // context reminders Claude Code adds to a session's first prompt, the
 // line numbers of #L0 (it numbers the whole file from 0) and the result of a
 // reversed range (it reports the file shorter than the first line).

@@ -47,6 +47,7 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 	}
 	skill.Attach(state, s.commands)
 	planmode.Attach(state, filepath.Join(config.Home(), "plans"))
+	tool.AttachConnecting(state, connectingServers{s: s, servers: servers})
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	transcript "github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/todowrite"
 )
 
 // Version is mini-claude's version, written on every transcript line.
@@ -70,7 +71,7 @@ func checkSessionFlags(opts *Options, canPick bool) error {
 
 // openConversation starts the run's session: a new one, or the one --continue
 // or --resume names with its conversation, repaired and with the tools' file
-// state rebuilt. A resumed session that cannot be read is an error; a
+// state and todo list rebuilt. A resumed session that cannot be read is an error; a
 // transcript that cannot be written is a warning, and the run goes on unsaved.
 func openConversation(opts *Options, s *session, state *tool.Session, errOut io.Writer) (*conversation, error) {
 	cfg := transcript.Config{Project: s.cwd, ID: opts.SessionID, Version: Version, Model: s.model, State: state,
@@ -100,6 +101,10 @@ func openConversation(opts *Options, s *session, state *tool.Session, errOut io.
 		fmt.Fprintf(errOut, "Warning: %s\n", w)
 	}
 	current, stale := loaded.RestoreFiles(state)
+	todos, _ := loaded.LastCall(todowrite.Tool.Name())
+	if err := todowrite.Restore(state, todos); err != nil {
+		fmt.Fprintf(errOut, "Warning: %v\n", err)
+	}
 	if opts.Verbose {
 		fmt.Fprintf(errOut, "Resumed session %s: %d messages; of the files it read or wrote, %d are unchanged and %d changed since\n",
 			loaded.ID, len(loaded.Messages), current, stale)

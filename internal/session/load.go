@@ -142,7 +142,7 @@ func (l *Loaded) RestoreFiles(state *tool.Session) (current, stale int) {
 // repair returns msgs as a conversation the API accepts, and the message of
 // made-up results it ends with, if any.
 func repair(msgs []llm.Message) ([]llm.Message, *llm.Message) {
-	msgs = joinRoles(msgs)
+	msgs = llm.Alternate(msgs)
 	var out []llm.Message
 	madeUp := false
 	var used []string // the tool_use ids of the previous message
@@ -165,7 +165,7 @@ func repair(msgs []llm.Message) ([]llm.Message, *llm.Message) {
 			madeUp = true
 		}
 	}
-	out = joinRoles(out)
+	out = llm.Alternate(out)
 	if madeUp {
 		return out, &out[len(out)-1]
 	}
@@ -197,17 +197,4 @@ func answer(content []llm.ContentBlock, used []string) []llm.ContentBlock {
 		out = append(out, r)
 	}
 	return append(out, rest...)
-}
-
-// joinRoles joins messages in a row from one role into one, as the API would.
-func joinRoles(msgs []llm.Message) []llm.Message {
-	var out []llm.Message
-	for _, m := range msgs {
-		if n := len(out); n > 0 && out[n-1].Role == m.Role {
-			out[n-1].Content = append(slices.Clone(out[n-1].Content), m.Content...)
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
 }

@@ -76,9 +76,11 @@ func IsMCP(t tool.Tool) bool {
 // default). It returns the tools to send, in an order that keeps the
 // prompt-cache prefix: the tools that are not deferred in pool order, then the
 // deferred tools ToolSearch has loaded, in load order; and the names of the
-// deferred tools, for the system prompt. It records the split in the session,
-// where ToolSearch finds it. Nothing is deferred when the pool has no
-// ToolSearch, and ToolSearch is sent only when something is.
+// deferred tools, for the system prompt, with a line for each MCP server
+// still connecting (tool.ConnectingOf), whose tools ToolSearch waits for. It
+// records the split in the session, where ToolSearch finds it. Nothing is
+// deferred when the pool has no ToolSearch, and ToolSearch is sent only when
+// something is deferred or a server is still connecting.
 func (p Policy) Offer(pool []tool.Tool, s *tool.Session, contextTokens int) (send []tool.Tool, deferred []string) {
 	if p.ContextTokens == 0 {
 		p.ContextTokens = contextTokens
@@ -99,7 +101,8 @@ func (p Policy) Offer(pool []tool.Tool, s *tool.Session, contextTokens int) (sen
 		kept = append(kept, t)
 	}
 	st.record(pool, later)
-	if len(later) == 0 {
+	connecting := pendingServers(s)
+	if len(later) == 0 && len(connecting) == 0 {
 		return slices.DeleteFunc(kept, isToolSearch), nil
 	}
 	for _, name := range st.loadedNames() {
@@ -107,7 +110,24 @@ func (p Policy) Offer(pool []tool.Tool, s *tool.Session, contextTokens int) (sen
 			kept = append(kept, later[i])
 		}
 	}
+	for _, server := range connecting {
+		deferred = append(deferred, connectingEntry(server))
+	}
 	return kept, deferred
+}
+
+// connectingEntry is the line of the deferred tools that stands for the
+// tools of a server still connecting, whose names are not known yet.
+func connectingEntry(server string) string {
+	return fmt.Sprintf("mcp__%s__* (the tools of MCP server %q, still connecting: ToolSearch waits for it)", server, server)
+}
+
+// pendingServers returns the MCP servers of the session still connecting.
+func pendingServers(s *tool.Session) []string {
+	if c := tool.ConnectingOf(s); c != nil {
+		return c.Pending()
+	}
+	return nil
 }
 
 func isToolSearch(t tool.Tool) bool { return t.Name() == Name }

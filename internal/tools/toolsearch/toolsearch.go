@@ -56,6 +56,11 @@ type Output struct {
 	Query   string
 	Tools   []llm.ToolSpec
 	Missing []string
+	// Problems give the status of each MCP server the search waited for
+	// that did not connect; Connecting names the servers still connecting.
+	// Both are left out of the output's JSON when empty, as before there were any.
+	Problems   []string `json:",omitempty"`
+	Connecting []string `json:",omitempty"`
 }
 
 // Tool is the ToolSearch tool. It is always sent when any tool is deferred and
@@ -84,7 +89,11 @@ func validate(_ context.Context, in Input, _ *tool.Env) error {
 	return nil
 }
 
-func search(_ context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
+// search finds the tools a query asks for. With MCP servers still
+// connecting, it first waits for those the query names; a keyword query that
+// finds nothing among the tools known waits for all of them and searches
+// again. Each wait is bounded by the server's start-up timeout.
+func search(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	st := stateOf(env.Session)
 	pool, deferred := st.snapshot()
 	query := strings.TrimSpace(in.Query)
@@ -92,15 +101,32 @@ func search(_ context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	if in.MaxResults != nil {
 		limit = int(*in.MaxResults)
 	}
-	var found []tool.Tool
-	var missing []string
-	if list, ok := cutSelect(query); ok {
-		found, missing = selectByName(list, deferred, pool)
-	} else {
-		found = byKeyword(query, deferred, limit)
+	list, selecting := cutSelect(query)
+	c := tool.ConnectingOf(env.Session)
+	var problems, connecting []string
+	if c != nil {
+		if named := namedServers(c, query, list, c.Pending()); len(named) > 0 {
+			problems = await(ctx, c, named)
+			pool, deferred = st.refresh(c.Pool())
+		}
+	}
+	find := func() ([]tool.Tool, []string) {
+		if selecting {
+			return selectByName(list, deferred, pool)
+		}
+		return byKeyword(query, deferred, limit), nil
+	}
+	found, missing := find()
+	if c != nil {
+		if pending := c.Pending(); len(found) == 0 && !selecting && len(pending) > 0 {
+			problems = append(problems, await(ctx, c, pending)...)
+			pool, deferred = st.refresh(c.Pool())
+			found, missing = find()
+		}
+		connecting = c.Pending()
 	}
 	st.load(found)
-	out := Output{Query: query, Missing: missing}
+	out := Output{Query: query, Missing: missing, Problems: problems, Connecting: connecting}
 	for _, t := range found {
 		out.Tools = append(out.Tools, t.Spec())
 	}
@@ -124,9 +150,22 @@ func cutSelect(query string) ([]string, bool) {
 
 // selectByName finds each name among the deferred tools, then among the
 // rest of the pool (a tool already sent is returned again, harmlessly),
-// exactly or else ignoring case.
+// exactly or else ignoring case; a name ending in * selects the deferred tools
+// whose names start with the rest (mcp__<server>__*, every tool of a server).
 func selectByName(names []string, deferred, pool []tool.Tool) (found []tool.Tool, missing []string) {
 	for _, name := range names {
+		if prefix, ok := strings.CutSuffix(name, "*"); ok {
+			matched := false
+			for _, t := range deferred {
+				if strings.HasPrefix(t.Name(), prefix) && !slices.Contains(found, t) {
+					found, matched = append(found, t), true
+				}
+			}
+			if !matched {
+				missing = append(missing, name)
+			}
+			continue
+		}
 		t := lookup(deferred, name)
 		if t == nil {
 			t = lookup(pool, name)
@@ -191,6 +230,7 @@ func render(out Output) []llm.ContentBlock {
 		if len(out.Missing) > 0 {
 			fmt.Fprintf(&b, ": no tool is named %s. Select names from <available-deferred-tools>, or search by keywords.", strings.Join(out.Missing, ", "))
 		}
+		b.WriteString(serverNotes(out.Problems, out.Connecting))
 		return []llm.ContentBlock{llm.TextBlock(b.String())}
 	}
 	b.WriteString("<functions>\n")
@@ -205,5 +245,6 @@ func render(out Output) []llm.ContentBlock {
 	if len(out.Missing) > 0 {
 		fmt.Fprintf(&b, "\nNo tool is named %s.", strings.Join(out.Missing, ", "))
 	}
+	b.WriteString(serverNotes(out.Problems, out.Connecting))
 	return []llm.ContentBlock{llm.TextBlock(b.String())}
 }
