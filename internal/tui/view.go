@@ -31,6 +31,7 @@ func (m *model) View() tea.View {
 		bottom = append(bottom, m.picker.view(m.width, m.height/2))
 	default:
 		bottom = append(bottom, inputBorder.Width(m.width).Render(m.input.View()))
+		bottom = append(bottom, m.queueRows()...)
 		for line := range strings.SplitSeq(m.hint, "\n") {
 			if line != "" {
 				bottom = append(bottom, dimStyle.Render(ansi.Truncate("  "+line, m.width, "…")))
