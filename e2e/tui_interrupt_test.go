@@ -37,6 +37,9 @@ func TestTUIEscMidTurnThenANewPromptSendsAlternatingRoles(t *testing.T) {
 				s := openScreen(t, r, args...)
 				s.typeLine("start the work")
 				s.waitFor(c.wait)
+				// The spinner shows before the request leaves: Esc must
+				// come once the server holds it.
+				waitRequests(t, r.srv, 1)
 				s.keys("Escape")
 				s.waitFor("Interrupted")
 				s.typeLine("do something else")

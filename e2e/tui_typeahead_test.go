@@ -3,8 +3,10 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
 // Type-ahead in the UI: what is entered while a turn runs waits under the
@@ -25,6 +27,7 @@ func TestTUIPromptsTypedDuringATurnRunInOrderAfterIt(t *testing.T) {
 	if strings.Contains(shot, "A turn is running") {
 		t.Errorf("a prompt typed during the turn was refused:\n%s", shot)
 	}
+	waitRequests(t, r.srv, 1)
 	if n := len(r.srv.Requests()); n != 1 {
 		t.Fatalf("%d requests while the first turn ran, want 1", n)
 	}
@@ -71,5 +74,18 @@ func TestTUIUpTakesAQueuedPromptBackForEditing(t *testing.T) {
 	}
 	if got := reqs[1].Messages[len(reqs[1].Messages)-1].Text(); got != "fixed prompt" {
 		t.Errorf("the queued prompt went out as %q, want the edited one", got)
+	}
+}
+
+// waitRequests waits until srv received n requests; the spinner shows
+// before a turn's request leaves.
+func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(screenTimeout)
+	for len(srv.Requests()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests arrived, want %d", len(srv.Requests()), n)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
