@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -133,16 +134,25 @@ func homeFinding() finding {
 func credentialsFinding(getenv func(string) string) finding {
 	anthropicKey, _ := lookupProvider("anthropic")
 	openaiKey, _ := lookupProvider("openai")
-	anthropicSource, openaiSource := keySource(anthropicKey, getenv), keySource(openaiKey, getenv)
-	if anthropicSource == "none" && openaiSource == "none" {
-		return finding{name: "Credentials", problem: true,
-			value: "none: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or OPENAI_API_KEY, or use a local server (--model ollama/<model>)"}
-	}
+	stored, _ := credentials.Load(config.Home())
+	file := filepath.Join(config.Home(), credentials.FileName)
 	var parts []string
-	for _, source := range []string{anthropicSource, openaiSource} {
-		if source != "none" {
-			parts = append(parts, source+" is set")
+	for _, key := range []struct {
+		source, saved, name string
+	}{
+		{keySource(anthropicKey, getenv), stored.AnthropicAPIKey, "an Anthropic API key"},
+		{keySource(openaiKey, getenv), stored.OpenAIAPIKey, "an OpenAI API key"},
+	} {
+		switch {
+		case key.source != "none":
+			parts = append(parts, key.source+" is set")
+		case key.saved != "":
+			parts = append(parts, key.name+" is saved in "+file)
 		}
+	}
+	if len(parts) == 0 {
+		return finding{name: "Credentials", problem: true,
+			value: "none: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or OPENAI_API_KEY, or use a local server (--model ollama/<model>); mini-claude without -p offers to save a key"}
 	}
 	for _, name := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"} {
 		if url := getenv(name); url != "" {

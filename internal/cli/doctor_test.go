@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/shell"
 )
 
@@ -33,5 +34,19 @@ func TestDoctorReportsSandboxAndProblems(t *testing.T) {
 	out.Reset()
 	if code := Main(context.Background(), f, []string{"doctor"}); code != ExitOK || strings.Contains(out.String(), "PROBLEM") {
 		t.Errorf("with credentials: exit %d\n%s", code, out.String())
+	}
+}
+
+func TestDoctorCountsAKeySavedByTheSetupScreen(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	t.Setenv(config.HomeEnv, home)
+	if _, err := credentials.Save(home, credentials.Stored{AnthropicAPIKey: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	f, out, _ := testFactory("", false)
+	code := Main(context.Background(), f, []string{"doctor"})
+	want := "an Anthropic API key is saved in " + filepath.Join(home, credentials.FileName)
+	if code != ExitOK || !strings.Contains(out.String(), want) {
+		t.Errorf("exit %d, report lacks %q:\n%s", code, want, out.String())
 	}
 }

@@ -41,6 +41,9 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	fmt.Fprint(f.IO.ErrOut, s.notice(s.heldServers))
 	s.warnRefusedMemory(f.IO.ErrOut)
 	client, err := f.NewClient(s.provider)
+	if noCredentials(err) {
+		err = fmt.Errorf("%w; or run mini-claude without -p once to save a key or pick a local model server", err)
+	}
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -41,7 +42,15 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		return err
 	}
 	client, err := f.NewClient(s.provider)
+	setupNotice := ""
+	if noCredentials(err) {
+		client, setupNotice, err = firstRunSetup(ctx, f, s, err)
+	}
 	if err != nil {
+		var exit *ExitError
+		if errors.As(err, &exit) {
+			return err
+		}
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	state := tool.NewSession(s.cwd)
@@ -82,7 +91,7 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		PickSession:           picking,
 		PickSearch:            search,
 		AddAllowRule:          s.addAllowRule(),
-		StartNotice:           strings.TrimSpace(s.notice(s.heldServers)),
+		StartNotice:           strings.TrimSpace(setupNotice + "\n" + s.notice(s.heldServers)),
 		RemoveRule:            func(list, rule string) (string, error) { return removeLocalRule(s.cwd, list, rule) },
 		InitialPrompt:         strings.TrimSpace(strings.Join(opts.Prompt, " ")),
 		PassEnv:               s.passEnv,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/config"
+	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/anthropic"
 	"github.com/mini-claude/mini-claude/internal/llm/openai"
@@ -121,13 +122,30 @@ func resolveBackend(flagProvider, flagModel, envModel string, files []config.Fil
 // NewClient returns the model client of a provider, configured from the
 // environment: ANTHROPIC_* for Anthropic; OPENAI_API_KEY and OPENAI_BASE_URL
 // for the others, a local preset's URL serving when OPENAI_BASE_URL is unset.
+// Without a key in the environment, the key saved by the first-run setup in
+// the user's folder serves (never for a local server).
 func NewClient(p Provider) (llm.Client, error) {
 	if p.API == APIAnthropic {
-		return anthropic.New(anthropic.ConfigFromEnv())
+		cfg := anthropic.ConfigFromEnv()
+		if cfg.APIKey == "" && cfg.AuthToken == "" {
+			stored, err := credentials.Load(config.Home())
+			if err != nil {
+				return nil, err
+			}
+			cfg.APIKey = stored.AnthropicAPIKey
+		}
+		return anthropic.New(cfg)
 	}
 	cfg := openai.ConfigFromEnv()
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = p.BaseURL
+	}
+	if cfg.APIKey == "" && !p.Local {
+		stored, err := credentials.Load(config.Home())
+		if err != nil {
+			return nil, err
+		}
+		cfg.APIKey = stored.OpenAIAPIKey
 	}
 	c, err := openai.New(cfg)
 	if errors.Is(err, openai.ErrNoCredentials) {

@@ -1,7 +1,9 @@
 // Package credentials knows which environment variables hold credentials, and
 // builds the environment of a child process without the ones mini-claude
 // itself uses, so a command, tool or server it starts cannot read the user's
-// model keys unless the user's own settings pass them through.
+// model keys unless the user's own settings pass them through. It also keeps
+// the keys pasted into the first-run setup screen, in a private file of the
+// user's own folder (see Save).
 package credentials
 
 import (

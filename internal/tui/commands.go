@@ -16,7 +16,8 @@ import (
 type slashCommand struct {
 	name string
 	help string
-	// idle says the command changes the session, so it waits for the turn to end.
+	// idle says the command changes the session, so while a turn runs it
+	// waits in the queue for the turn to end.
 	idle bool
 	run  func(m *model, args string) tea.Cmd
 }
@@ -56,7 +57,7 @@ func (m *model) command(line string) tea.Cmd {
 	}
 	c := commands[i]
 	if c.idle && m.turn != nil {
-		m.info(fmt.Sprintf("/%s waits until the running turn ends (Esc interrupts it).", c.name))
+		m.enqueue(line)
 		return nil
 	}
 	m.conv.add(&block{kind: blockUser, text: line})
@@ -68,8 +69,7 @@ func (m *model) command(line string) tea.Cmd {
 func (m *model) customCommand(name, line string) tea.Cmd {
 	if c, ok := m.opts.Commands.Find(name); ok && c.UserInvocable {
 		if m.turn != nil {
-			m.conv.add(&block{kind: blockNotice, text: "A turn is running: wait for it, or press Esc to interrupt it."})
-			m.setInput(line)
+			m.enqueue(line)
 			return nil
 		}
 		return m.startTurn(line)
@@ -112,8 +112,10 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		b.WriteString("\nCustom commands and skills:\n" + custom)
 	}
 	b.WriteString("\nKeys:\n" +
-		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history · Tab completes /commands and @paths\n" +
-		"  Esc interrupt the turn · Esc Esc on an empty prompt /rewind · Ctrl+O full or condensed results and compaction summaries\n" +
+		"  Enter send (while a turn runs: queue, sent after it) · Shift+Enter or Ctrl+J new line · Tab completes /commands and @paths\n" +
+		"  Up/Down history; Up first takes queued prompts back for editing\n" +
+		"  Esc interrupt the turn (queued prompts come back to the input) · Esc Esc on an empty prompt /rewind\n" +
+		"  Ctrl+O full or condensed results and compaction summaries\n" +
 		"  PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)\n" +
 		"  Shift+Tab permission mode · Ctrl+C twice exit")
 	m.info(b.String())

@@ -44,6 +44,9 @@ type model struct {
 
 	// turn is the running turn, nil between turns.
 	turn *turnState
+	// queue holds what the user entered while a turn ran, oldest first, to be
+	// sent once no turn runs (see queue.go).
+	queue []string
 	// work counts the turns, compactions and "!command"s running off the
 	// program's goroutine.
 	work work
@@ -102,7 +105,7 @@ func newModel(opts Options) *model {
 	in := textarea.New()
 	in.ShowLineNumbers = false
 	in.Prompt = "> "
-	in.Placeholder = "Ask anything · / for commands · ! for shell"
+	in.Placeholder = inputPlaceholder
 	in.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
 	in.SetHeight(1)
 	in.Focus()
@@ -171,10 +174,12 @@ func (m *model) remember(rule string) {
 	m.rememberedRules[rule] = true
 }
 
-// interrupt cancels the running turn, if any.
+// interrupt cancels the running turn, if any, and moves what was queued
+// behind it into the input: after an interruption nothing goes out on its own.
 func (m *model) interrupt() {
 	if m.turn != nil {
 		m.turn.cancel()
+		m.editQueued()
 	}
 }
 
@@ -224,11 +229,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case turnDoneMsg:
 		m.turnDone(msg.result)
+		queued := m.sendQueued()
 		deliver := m.deliverReports()
-		return m, tea.Batch(deliver, m.waitForPrompt())
+		return m, tea.Batch(queued, deliver, m.waitForPrompt())
 	case compactDoneMsg:
 		m.compactDone(msg.err)
-		return m, m.deliverReports()
+		queued := m.sendQueued()
+		return m, tea.Batch(queued, m.deliverReports())
 	case rewindDoneMsg:
 		m.rewindDone(msg)
 		return m, nil
@@ -281,7 +288,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.dialogKey(k)
 	}
 	if m.picker != nil {
-		return m.pickerKey(k)
+		cmd := m.pickerKey(k)
+		return tea.Batch(cmd, m.sendQueued())
 	}
 	if m.rewind != nil {
 		return m.rewindKey(k)
@@ -300,12 +308,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.doubleEsc()
 			return nil
 		}
-		if m.turn != nil {
-			m.turn.cancel()
-		}
+		m.interrupt()
 		if m.shellCancel != nil {
 			m.shellCancel()
 		}
+		m.editQueued()
 		return nil
 	case "shift+tab":
 		m.cycleMode()
@@ -335,6 +342,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	case "up":
+		if m.input.Line() == 0 && m.editQueued() {
+			return nil
+		}
 		if m.input.Line() == 0 {
 			m.setInput(m.history.previous(m.input.Value()))
 			return nil
@@ -355,11 +365,18 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) ctrlC() tea.Cmd {
-	if m.turn != nil {
+	running := m.turn != nil
+	if running {
 		m.turn.cancel()
 	}
 	if m.input.Value() != "" {
 		m.setInput("")
+		if running {
+			m.editQueued()
+		}
+		return nil
+	}
+	if m.editQueued() {
 		return nil
 	}
 	if time.Since(m.ctrlCAt) < 2*time.Second {
@@ -426,6 +443,12 @@ func (m *model) submit() tea.Cmd {
 	m.history.add(text)
 	m.setInput("")
 	m.conv.scrollToBottom()
+	return m.send(text)
+}
+
+// send runs an entry: a slash command, a shell command, or a prompt, which
+// waits in the queue while a turn runs.
+func (m *model) send(text string) tea.Cmd {
 	switch {
 	case strings.HasPrefix(text, "/"):
 		return m.command(text)
@@ -433,8 +456,7 @@ func (m *model) submit() tea.Cmd {
 		return m.shell(strings.TrimSpace(text[1:]))
 	}
 	if m.turn != nil {
-		m.conv.add(&block{kind: blockNotice, text: "A turn is running: wait for it, or press Esc to interrupt it."})
-		m.setInput(text)
+		m.enqueue(text)
 		return nil
 	}
 	return m.startTurn(text)

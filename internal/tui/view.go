@@ -33,6 +33,7 @@ func (m *model) View() tea.View {
 		bottom = append(bottom, m.rewind.view(m, m.width, m.height*2/3))
 	default:
 		bottom = append(bottom, inputBorder.Width(m.width).Render(m.input.View()))
+		bottom = append(bottom, m.queueRows()...)
 		for line := range strings.SplitSeq(m.hint, "\n") {
 			if line != "" {
 				bottom = append(bottom, dimStyle.Render(ansi.Truncate("  "+line, m.width, "…")))

@@ -52,6 +52,42 @@ func (s *Server) serveCountTokens(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"input_tokens":%d}`, max(1, len(req.Body)/4))
 }
 
+// ListedModel is the model GET /v1/models lists until SetModels names others.
+const ListedModel = "llmtest-model"
+
+// SetModels sets the ids GET /v1/models lists, as a local OpenAI-compatible
+// server (Ollama, llama.cpp, vLLM) lists the models it serves.
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = ids
+}
+
+// serveModels answers GET /v1/models with OpenAI's model list. It is not a
+// model request: it is not recorded and takes no turn.
+func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	ids := s.models
+	s.mu.Unlock()
+	if ids == nil {
+		ids = []string{ListedModel}
+	}
+	type modelJSON struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := struct {
+		Object string      `json:"object"`
+		Data   []modelJSON `json:"data"`
+	}{Object: "list", Data: []modelJSON{}}
+	for _, id := range ids {
+		list.Data = append(list.Data, modelJSON{ID: id, Object: "model", OwnedBy: "llmtest"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(mustJSON(list))
+}
+
 // serveNotFound answers any other path with the API's 404 error, and records it.
 func (s *Server) serveNotFound(w http.ResponseWriter, r *http.Request) {
 	req := s.receive(r, nil)

@@ -6,7 +6,8 @@
 // stream_options.include_usage asks for it, then data: [DONE]) and OpenAI's
 // Responses API as Codex CLI uses it (POST /v1/responses: output items with
 // their deltas, then response.completed). It serves scripted turns in order,
-// one per request, whichever API asks.
+// one per request, whichever API asks. GET /v1/models lists models (see
+// SetModels), as a local OpenAI-compatible server does.
 //
 // A turn can be preceded by faults (HTTP errors with retry headers, a connection
 // cut mid-stream, a malformed event, an error event, a hang), served one per
@@ -66,6 +67,7 @@ type Server struct {
 	onRequest    func(Request)
 	respond      func(Request) Turn
 	routes       []route
+	models       []string
 }
 
 // New starts a server for a test. When the test ends it closes the server and
@@ -100,6 +102,7 @@ func Listen(addr string) (*Server, error) {
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.serveCountTokens)
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
 	mux.HandleFunc("POST /v1/responses", s.serveResponses)
+	mux.HandleFunc("GET /v1/models", s.serveModels)
 	mux.HandleFunc("/", s.serveNotFound)
 	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
 	s.ts.Start()

@@ -215,3 +215,33 @@ func TestServeFunc(t *testing.T) {
 		}
 	}
 }
+
+func TestModelsAreListedAsALocalServerListsThem(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  []string
+		want string
+	}{
+		{"by default", nil, `{"object":"list","data":[{"id":"llmtest-model","object":"model","owned_by":"llmtest"}]}`},
+		{"as set", []string{"qwen3-coder", "llama3"}, `{"object":"list","data":[{"id":"qwen3-coder","object":"model","owned_by":"llmtest"},{"id":"llama3","object":"model","owned_by":"llmtest"}]}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := New(t)
+			if tt.set != nil {
+				srv.SetModels(tt.set...)
+			}
+			resp, err := http.Get(srv.URL + "/v1/models")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || strings.TrimSpace(string(body)) != tt.want {
+				t.Errorf("GET /v1/models = %d %s", resp.StatusCode, body)
+			}
+			if len(srv.Requests()) != 0 {
+				t.Error("the model list was recorded as a model request")
+			}
+		})
+	}
+}
