@@ -250,6 +250,18 @@ func TestPrompterAnswers(t *testing.T) {
 	}
 }
 
+func TestImagesGoAfterThePromptsText(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Red.")}})
+	image := llm.ContentBlock{Type: llm.BlockImage, Source: &llm.ImageSource{Type: "base64", MediaType: "image/png", Data: "AAA"}}
+	h.agent(t, nil).Run(context.Background(), "what colour?", image)
+	content := h.srv.Requests()[0].Messages[0].Content
+	last := content[len(content)-1]
+	if len(content) < 2 || content[len(content)-2].Text != "what colour?" || last.Type != llm.BlockImage || last.Source.Data != "AAA" {
+		t.Errorf("the message holds %+v, want the text then the image", content)
+	}
+}
+
 // interrupting is asked while the turn is interrupted: it ends the turn and
 // gives up waiting, as a program's or a user's interrupt does.
 type interrupting struct{ cancel context.CancelFunc }
