@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -104,7 +105,7 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 					return err
 				}
 			}
-			last = st.turn(ctx, in.User.Text())
+			last = st.turn(ctx, in.User.Text(), in.User.Images())
 		}
 	}
 	if st.agent != nil {
@@ -215,8 +216,9 @@ func (st *stream) start(ctx context.Context) error {
 	return nil
 }
 
-// turn runs one user message to its result; an interrupt ends it early.
-func (st *stream) turn(ctx context.Context, prompt string) agent.Result {
+// turn runs one user message, its text and its images, to its result; an
+// interrupt ends it early.
+func (st *stream) turn(ctx context.Context, prompt string, images []llm.ContentBlock) agent.Result {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st.mu.Lock()
@@ -236,7 +238,7 @@ func (st *stream) turn(ctx context.Context, prompt string) agent.Result {
 		st.p.mu.Unlock()
 	}
 	st.turns++
-	res := runWithBackground(ctx, st.agent, st.state, prompt, st.p)
+	res := runWithBackground(ctx, st.agent, st.state, prompt, st.p, images...)
 	st.mu.Lock()
 	st.cancel = nil
 	st.mu.Unlock()
@@ -260,6 +262,7 @@ func (st *stream) control(subtype string, raw json.RawMessage) (any, error) {
 		if st.cancel != nil {
 			st.cancel()
 		}
+		st.conn.WithdrawAll()
 		return map[string]any{"still_queued": []any{}}, nil
 	case "set_permission_mode":
 		mode, err := permission.ParseMode(req.Mode)
@@ -278,7 +281,11 @@ func (st *stream) control(subtype string, raw json.RawMessage) (any, error) {
 			model = full
 		}
 		st.nextModel = model
-		return map[string]any{}, nil
+		// Claude Code replays the switch as the output of a local command.
+		st.p.emit(replayEvent{Type: "user", Message: replayMessage{Role: "user",
+			Content: "<local-command-stdout>Set model to `" + model + "`</local-command-stdout>"},
+			SessionID: st.p.sessionID, UUID: uuid.NewString(), Timestamp: time.Now().UTC().Format(time.RFC3339Nano), IsReplay: true})
+		return map[string]any{"model": model}, nil
 	case "mcp_status":
 		return map[string]any{"mcpServers": mcpServerEvents(st.servers)}, nil
 	}
@@ -293,6 +300,23 @@ type statusEvent struct {
 	PermissionMode string  `json:"permissionMode"`
 	SessionID      string  `json:"session_id"`
 	UUID           string  `json:"uuid"`
+}
+
+// replayEvent is a user line Claude Code writes for something that went into
+// the session without a prompt (isReplay), such as a model switch.
+type replayEvent struct {
+	Type            string        `json:"type"`
+	Message         replayMessage `json:"message"`
+	ParentToolUseID *string       `json:"parent_tool_use_id"`
+	SessionID       string        `json:"session_id"`
+	UUID            string        `json:"uuid"`
+	Timestamp       string        `json:"timestamp"`
+	IsReplay        bool          `json:"isReplay"`
+}
+
+type replayMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
 }
 
 // joinNonEmpty joins the texts that are not empty by a blank line.

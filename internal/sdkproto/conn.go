@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -164,8 +165,47 @@ func (c *Conn) Request(ctx context.Context, request any) (json.RawMessage, error
 	case r := <-ch:
 		return r.body, r.err
 	case <-ctx.Done():
-		_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
+		if c.forget(id) {
+			_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
+		}
 		return nil, ctx.Err()
+	}
+}
+
+// forget removes id from the requests waiting for an answer, saying whether
+// it was still there.
+func (c *Conn) forget(id string) bool {
+	c.pendMu.Lock()
+	defer c.pendMu.Unlock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	return ok
+}
+
+// ErrWithdrawn is the error of a request WithdrawAll gave up.
+var ErrWithdrawn = errors.New("the question was withdrawn")
+
+// WithdrawAll gives up every request still waiting for the program's
+// answer, telling the program of each with a control_cancel_request (the
+// SDK aborts the callback's signal), before it returns: Claude Code
+// withdraws its open questions when the program interrupts the turn,
+// before it answers the interrupt. The waiting calls return ErrWithdrawn.
+func (c *Conn) WithdrawAll() {
+	c.pendMu.Lock()
+	ids := make([]string, 0, len(c.pending))
+	for id := range c.pending {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	chans := make([]chan response, len(ids))
+	for i, id := range ids {
+		chans[i] = c.pending[id]
+		delete(c.pending, id)
+	}
+	c.pendMu.Unlock()
+	for i, id := range ids {
+		_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
+		chans[i] <- response{err: ErrWithdrawn}
 	}
 }
 
@@ -238,7 +278,12 @@ func (c *Conn) dispatch(line []byte) error {
 		}
 	case "control_request":
 		return c.request(env.RequestID, env.Request)
-	case "control_cancel_request", "keep_alive", "update_environment_variables":
+	case "control_cancel_request":
+		// Claude Code aborts its handling of the named request of the
+		// program's, for the long ones (a side question, an MCP call); every
+		// request of the program's is answered here at once, so none is
+		// ever in flight to abort.
+	case "keep_alive", "update_environment_variables":
 	default:
 		return fmt.Errorf("the program sent a message of unknown type %q", env.Type)
 	}
