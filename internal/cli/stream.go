@@ -88,8 +88,20 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 	st.conn = sdkproto.New(f.IO.Out, st.control)
 	st.p = &printer{format: formatStreamJSON, out: st.conn, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		includeHooks: opts.IncludeHookEvents, model: s.model}
+	input := newStoppableInput(f.IO.In, f.IO.InIsTerminal)
 	read := make(chan error, 1)
-	go func() { read <- st.conn.Read(f.IO.In) }()
+	go func() { read <- st.conn.Read(input) }()
+	// stopReading ends the reader and waits for it, unless the input
+	// cannot be stopped (a terminal), whose reader the exit ends.
+	stopReading := func() error {
+		if input.stop == nil {
+			return nil
+		}
+		input.stop()
+		err := <-read
+		input.done()
+		return err
+	}
 	var last agent.Result
 	for {
 		in, ok := st.conn.Next(ctx)
@@ -102,6 +114,7 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 		case in.User != nil:
 			if st.agent == nil {
 				if err := st.start(ctx); err != nil {
+					_ = stopReading()
 					return err
 				}
 			}
@@ -112,10 +125,15 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 		st.ended()
 	}
 	if ctx.Err() != nil {
+		// A signal: the input may still be open.
+		_ = stopReading()
 		return &ExitError{Code: ExitInterrupted, Err: ctx.Err()}
 	}
-	if err := <-read; err != nil {
-		return &ExitError{Code: ExitFailed, Err: err}
+	// The input ended, so the reader has returned.
+	readErr := <-read
+	input.done()
+	if readErr != nil {
+		return &ExitError{Code: ExitFailed, Err: readErr}
 	}
 	if st.agent == nil {
 		return nil
