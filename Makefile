@@ -19,7 +19,7 @@ FUZZTIME ?= 10s
 # The e2e test to run with `make e2e RUN=TestName`.
 RUN ?= .
 
-.PHONY: help build test vet lint vuln fuzz bench bench-compile golden highlight e2e check
+.PHONY: help build test vet lint vuln fuzz bench bench-compile startguard golden highlight e2e check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -54,6 +54,15 @@ fuzz: ## each fuzz target for FUZZTIME (seeds in the packages' testdata/fuzz)
 bench-compile: ## every benchmark once, so they keep compiling and running
 	go test -run '^$$' -bench . -benchtime 1x ./...
 
+# The start-up guard fails when mini-claude's process start → first request, timed pair by pair
+# against a minimal static Go program sending one request (bench/startguard/baseline), takes more
+# than STARTGUARD_RATIO times as long (median of the pairs' ratios). Measured 2026-12-03 on 2
+# shared cores: 3.8-4.3 at load 10, 4.9 for the binary before issue 23; a planted 20 ms sleep
+# at start-up gives about 11.
+STARTGUARD_RATIO ?= 6
+startguard: ## time start → first request against a minimal Go program; fail above STARTGUARD_RATIO
+	go run ./bench/startguard -max-ratio $(STARTGUARD_RATIO)
+
 bench: ## the Go benchmarks, properly (the bench/ programs are run by hand, see BENCHMARKS.md)
 	go test -run '^$$' -bench . -benchmem ./...
 
@@ -67,4 +76,4 @@ highlight: ## regenerate the syntax highlighter's tables
 e2e: ## one end-to-end test through the binary: make e2e RUN=TestName
 	go test ./e2e -run '$(RUN)' -v
 
-check: test lint vuln fuzz bench-compile ## what CI runs
+check: test lint vuln fuzz bench-compile startguard ## what CI runs

@@ -1,10 +1,13 @@
 // Command startup measures mini-claude's start-up against the scripted model
 // server: time from process start to the first request the server receives,
-// wall time of a one-turn headless run, peak RSS (the rusage maximum that
-// /usr/bin/time -v reports) and the binary's size. It prints medians as a
-// markdown table.
+// wall time of a headless run, peak RSS (the rusage maximum that
+// /usr/bin/time -v reports) and the binary's size. It prints medians with
+// min–max as a markdown table. The run is one text-only turn, or with -task
+// read-bash a Read, a Bash `echo hi` and the answer. With -before, a second
+// binary is measured in the same run, the two alternating, for a before/after
+// table.
 //
-//	go run ./bench/startup [-runs 10] [-bin path/to/mini-claude] [-provider anthropic|openai]
+//	go run ./bench/startup [-runs 10] [-bin path/to/mini-claude] [-before path/to/old/mini-claude] [-task hello|read-bash] [-provider anthropic|openai]
 package main
 
 import (
@@ -15,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,22 +34,36 @@ type sample struct {
 	peakRSSKB    int64
 }
 
+// binary is one mini-claude under measurement.
+type binary struct {
+	label   string
+	path    string
+	size    int64
+	samples []sample
+}
+
 func main() {
 	runs := flag.Int("runs", 10, "measured runs, after one warm-up run")
 	bin := flag.String("bin", "", "mini-claude binary to measure (default: build ./cmd/mini-claude)")
+	before := flag.String("before", "", "an earlier mini-claude binary, measured in the same run, alternating with -bin")
+	task := flag.String("task", "hello", "what each run does: hello (one text-only turn) or read-bash (Read, Bash echo hi, the answer)")
 	provider := flag.String("provider", "anthropic", "API the runs talk to the scripted server with: anthropic or openai (chat completions)")
 	flag.Parse()
 	if *provider != "anthropic" && *provider != "openai" {
 		fmt.Fprintln(os.Stderr, "startup: -provider is anthropic or openai")
 		os.Exit(2)
 	}
-	if err := measure(*runs, *bin, *provider); err != nil {
+	if *task != "hello" && *task != "read-bash" {
+		fmt.Fprintln(os.Stderr, "startup: -task is hello or read-bash")
+		os.Exit(2)
+	}
+	if err := measure(*runs, *bin, *before, *task, *provider); err != nil {
 		fmt.Fprintln(os.Stderr, "startup:", err)
 		os.Exit(1)
 	}
 }
 
-func measure(runs int, bin, provider string) error {
+func measure(runs int, bin, before, task, provider string) error {
 	scratch, err := os.MkdirTemp("", "mini-claude-bench")
 	if err != nil {
 		return err
@@ -54,56 +72,89 @@ func measure(runs int, bin, provider string) error {
 	if bin, err = build.MiniClaude(bin, scratch); err != nil {
 		return err
 	}
-	info, err := os.Stat(bin)
-	if err != nil {
-		return err
+	bins := []*binary{{label: "mini-claude", path: bin}}
+	if before != "" {
+		bins = []*binary{{label: "before", path: before}, {label: "after", path: bin}}
+	}
+	for _, b := range bins {
+		info, err := os.Stat(b.path)
+		if err != nil {
+			return err
+		}
+		b.size = info.Size()
 	}
 	srv, err := llmtest.Start()
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	srv.ServeByHistory(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Hello.")}})
-	var samples []sample
+	turns := len(script(scratch, task))
+	srv.ServeByHistory(script(scratch, task)...)
 	for i := range runs + 1 {
-		s, err := runOnce(bin, scratch, provider, srv, i)
-		if err != nil {
-			return fmt.Errorf("run %d: %w", i, err)
-		}
-		if i > 0 {
-			samples = append(samples, s)
+		for _, b := range bins {
+			s, err := runOnce(b.path, scratch, task, provider, srv, turns)
+			if err != nil {
+				return fmt.Errorf("%s, run %d: %w", b.label, i, err)
+			}
+			if i > 0 {
+				b.samples = append(b.samples, s)
+			}
 		}
 	}
-	report(samples, info.Size(), provider)
+	report(bins, runs, task, provider)
 	return nil
 }
 
-func runOnce(bin, scratch, provider string, srv *llmtest.Server, i int) (sample, error) {
+// script is the model's side of the task; the Read is of a file in dir.
+func script(dir, task string) []llmtest.Turn {
+	answer := llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Hello.")}}
+	if task == "hello" {
+		return []llmtest.Turn{answer}
+	}
+	read := fmt.Sprintf(`{"file_path":%q}`, filepath.Join(dir, "notes.txt"))
+	return []llmtest.Turn{
+		{Blocks: []llm.ContentBlock{llmtest.ToolUse("toolu_read", "Read", read)}},
+		{Blocks: []llm.ContentBlock{llmtest.ToolUse("toolu_bash", "Bash", `{"command":"echo hi"}`)}},
+		answer,
+	}
+}
+
+func runOnce(bin, scratch, task, provider string, srv *llmtest.Server, turns int) (sample, error) {
 	home := filepath.Join(scratch, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return sample{}, err
 	}
+	if err := os.WriteFile(filepath.Join(scratch, "notes.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		return sample{}, err
+	}
 	cmd := exec.Command(bin, "-p", "say hello")
+	if task == "read-bash" {
+		cmd.Args = append(cmd.Args, "--dangerously-skip-permissions")
+	}
 	cmd.Dir = scratch
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL=" + srv.URL}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "IS_SANDBOX=1", "ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL=" + srv.URL}
 	if provider == "openai" {
 		cmd.Args = append(cmd.Args, "--provider", "openai")
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "OPENAI_API_KEY=bench", "OPENAI_BASE_URL=" + srv.URL + "/v1"}
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "IS_SANDBOX=1", "OPENAI_API_KEY=bench", "OPENAI_BASE_URL=" + srv.URL + "/v1"}
 	}
+	before := len(srv.Requests())
 	start := time.Now()
 	if out, err := cmd.Output(); err != nil {
 		return sample{}, fmt.Errorf("%w: %s", err, out)
 	}
 	wall := time.Since(start)
 	reqs := srv.Requests()
-	if len(reqs) != i+1 {
-		return sample{}, fmt.Errorf("the server saw %d requests, want %d", len(reqs), i+1)
+	if len(reqs) != before+turns {
+		return sample{}, fmt.Errorf("the server saw %d requests, want %d", len(reqs)-before, turns)
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		return sample{}, fmt.Errorf("protocol violations: %q", v)
 	}
 	usage, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		return sample{}, fmt.Errorf("no rusage on %s", runtime.GOOS)
 	}
-	return sample{firstRequest: reqs[i].Time.Sub(start), wall: wall, peakRSSKB: usage.Maxrss}, nil
+	return sample{firstRequest: reqs[before].Time.Sub(start), wall: wall, peakRSSKB: usage.Maxrss}, nil
 }
 
 func median[T int64 | time.Duration](values []T) T {
@@ -112,20 +163,49 @@ func median[T int64 | time.Duration](values []T) T {
 	return sorted[len(sorted)/2]
 }
 
-func report(samples []sample, binSize int64, provider string) {
-	var first, wall []time.Duration
-	var rss []int64
-	for _, s := range samples {
-		first = append(first, s.firstRequest)
-		wall = append(wall, s.wall)
-		rss = append(rss, s.peakRSSKB)
+func report(bins []*binary, runs int, task, provider string) {
+	taskName := map[string]string{"hello": "1-turn run", "read-bash": "Read → Bash → answer run"}[task]
+	fmt.Printf("| figure (median of %d runs, min–max) |", runs)
+	for _, b := range bins {
+		fmt.Printf(" %s |", b.label)
 	}
-	fmt.Printf("| figure (median of %d runs) | mini-claude | target |\n|---|---|---|\n", len(samples))
-	fmt.Printf("| process start to first request | %.1f ms | ≤ 15 ms |\n", ms(median(first)))
-	fmt.Printf("| wall time, 1-turn run | %.1f ms | |\n", ms(median(wall)))
-	fmt.Printf("| peak RSS | %.1f MB | ≤ 25 MB |\n", float64(median(rss))/1024)
-	fmt.Printf("| binary size | %.1f MB | ≤ 30 MB |\n", float64(binSize)/(1<<20))
-	fmt.Printf("\n%s API; %d logical CPUs, %s/%s, %s\n", provider, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Print(" target |\n|---|" + strings.Repeat("---|", len(bins)) + "---|\n")
+	row := func(name, target string, cell func(*binary) string) {
+		fmt.Printf("| %s |", name)
+		for _, b := range bins {
+			fmt.Printf(" %s |", cell(b))
+		}
+		fmt.Printf(" %s |\n", target)
+	}
+	durations := func(get func(sample) time.Duration) func(*binary) string {
+		return func(b *binary) string {
+			var v []time.Duration
+			for _, s := range b.samples {
+				v = append(v, get(s))
+			}
+			return fmt.Sprintf("%.1f ms (%.1f–%.1f)", ms(median(v)), ms(slices.Min(v)), ms(slices.Max(v)))
+		}
+	}
+	row("process start to first request", "≤ 5 ms quiet, ≤ 15 ms", durations(func(s sample) time.Duration { return s.firstRequest }))
+	row("wall time, "+taskName, "", durations(func(s sample) time.Duration { return s.wall }))
+	row("peak RSS", "≤ 15 MB (Read → Bash → answer)", func(b *binary) string {
+		var v []int64
+		for _, s := range b.samples {
+			v = append(v, s.peakRSSKB)
+		}
+		return fmt.Sprintf("%.1f MB (%.1f–%.1f)", float64(median(v))/1024, float64(slices.Min(v))/1024, float64(slices.Max(v))/1024)
+	})
+	row("binary size", "≤ 30 MB", func(b *binary) string { return fmt.Sprintf("%.1f MB", float64(b.size)/(1<<20)) })
+	fmt.Printf("\n%s API; %d logical CPUs, %s/%s, %s, load average %s at the end\n", provider, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadAverage())
+}
+
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	fields := strings.Fields(string(data))
+	if err != nil || len(fields) < 3 {
+		return "unknown"
+	}
+	return strings.Join(fields[:3], " ")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -93,6 +93,18 @@ type Options struct {
 	// "/name args" naming one runs it, and a conversation's first prompt
 	// lists the skills the model may load with the Skill tool. Nil has none.
 	Commands *commands.Set
+	// NoUserInteraction says nobody can answer a question to the user (-p
+	// without an SDK client that answers permission asks): the tools that
+	// require one (AskUserQuestion, ExitPlanMode) are withheld, as Claude
+	// Code withholds them, and a call to one is refused in its words.
+	// Sub-agents withhold them always.
+	NoUserInteraction bool
+	// Checkpoints, when set, stores the files the file tools are about to
+	// change, for /rewind; sub-agents get their parent's.
+	Checkpoints Checkpoints
+	// Prompts are the prompts of History that /rewind can go back before,
+	// for a resumed session.
+	Prompts []PromptMark
 	// UnknownCommands makes a prompt "/name …" that names no command reach
 	// the model with Claude Code's reminder that it did not run, as in
 	// headless runs; a front end that tells its user instead leaves it off.
@@ -179,6 +191,10 @@ type Agent struct {
 	// (a command's or a loaded skill's allowed-tools), under turnMu.
 	turnMu    sync.Mutex
 	turnAllow []permission.Rule
+	// mode is the permission mode the running turn switched to, shared with sub-agents.
+	mode *modeState
+	// marks are the prompts since the last compaction, for /rewind.
+	marks []PromptMark
 }
 
 // New returns an Agent with an empty conversation.
@@ -198,7 +214,7 @@ func newAgent(opts Options, depth int, askMu *sync.Mutex) *Agent {
 	}
 	opts.Env.ReadDenied = opts.Permissions.ReadDenied
 	opts.Env.HostNamed = opts.Permissions.NamesHost
-	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History)}
+	a := &Agent{opts: opts, depth: depth, askMu: askMu, messages: slices.Clone(opts.History), mode: &modeState{}, marks: slices.Clone(opts.Prompts)}
 	if opts.SubAgents != nil && opts.SubAgents.Attach != nil && depth < MaxDepth {
 		opts.SubAgents.Attach(opts.Env.Session, subAgentRunner{parent: a})
 	}
@@ -252,12 +268,12 @@ func (a *Agent) Run(ctx context.Context, prompt string, images ...llm.ContentBlo
 		}
 	}
 	msg.Content = append(msg.Content, images...)
-	if first := slices.Concat(a.opts.StartContext, a.skillListing(), extra, a.unknownCommand(prompt)); len(first) > 0 {
+	if first := slices.Concat(a.opts.StartContext, a.skillListing(), extra, a.planReminder(prompt), a.unknownCommand(prompt)); len(first) > 0 {
 		a.opts.StartContext = nil
 		msg.Content = append(first, msg.Content...)
 	}
 	if !a.opts.AttachMentions {
-		return a.run(ctx, msg)
+		return a.run(ctx, PromptMark{ID: id, Text: prompt}, msg)
 	}
 	env := a.opts.Env
 	env.Cwd = env.Session.Cwd()
@@ -265,7 +281,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, images ...llm.ContentBlo
 	for _, at := range attached {
 		a.emit(MentionAttached{Path: at.Path, Directory: at.Directory})
 	}
-	return a.run(ctx, withAttachments(msg, attached)...)
+	return a.run(ctx, PromptMark{ID: id, Text: prompt}, withAttachments(msg, attached)...)
 }
 
 // RunNotices sends the session's queued notices as a user message of their
@@ -277,11 +293,14 @@ func (a *Agent) RunNotices(ctx context.Context) (Result, bool) {
 	if len(notices) == 0 {
 		return Result{}, false
 	}
-	return a.run(ctx, llm.UserText(reminder(notices))), true
+	return a.run(ctx, PromptMark{}, llm.UserText(reminder(notices))), true
 }
 
-func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
+// run adds the messages of a prompt (with its mark, when it is the user's)
+// and runs turns until the model is done.
+func (a *Agent) run(ctx context.Context, mark PromptMark, prompt ...llm.Message) (res Result) {
 	start := time.Now()
+	defer a.settleMode()
 	defer a.endTurnAllow()
 	defer func() {
 		res.Duration = time.Since(start)
@@ -298,7 +317,16 @@ func (a *Agent) run(ctx context.Context, prompt ...llm.Message) (res Result) {
 			a.originalTask = prompt[len(prompt)-1].Text()
 		}
 	}
-	a.addUser(prompt...)
+	if mark.ID != "" && a.depth == 0 {
+		mark.At = len(a.messages)
+		a.marks = append(a.marks, mark)
+		if a.opts.Checkpoints != nil {
+			if err := a.opts.Checkpoints.Begin(mark.ID); err != nil {
+				a.emit(CheckpointFailed{Err: err})
+			}
+		}
+	}
+	a.addPrompt(mark.ID, prompt...)
 	loop := newLoopDetector()
 	stopBlocks := 0
 	for {
@@ -417,8 +445,13 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 	return llm.MessageEnd{}, errors.New("the model's response ended without a message")
 }
 
-// pool returns the tools of the session as they are now.
+// pool returns the tools of the session as they are now, but those it withholds.
 func (a *Agent) pool() []tool.Tool {
+	return slices.DeleteFunc(slices.Clone(a.fullPool()), a.withheld)
+}
+
+// fullPool is the session's pool with the tools it withholds.
+func (a *Agent) fullPool() []tool.Tool {
 	if a.opts.Pool != nil {
 		return a.opts.Pool()
 	}
@@ -452,13 +485,18 @@ func reminder(notices []string) string {
 // model reads them on its next turn and the transcript records them, and
 // emits each.
 func (a *Agent) addUser(msgs ...llm.Message) {
+	a.addPrompt("", msgs...)
+}
+
+// addPrompt adds user messages, those of the prompt promptID when it is set.
+func (a *Agent) addPrompt(promptID string, msgs ...llm.Message) {
 	if notices := a.opts.Env.Session.TakeNotices(); len(notices) > 0 {
 		last := &msgs[len(msgs)-1]
 		last.Content = append(slices.Clone(last.Content), llm.TextBlock(reminder(notices)))
 	}
 	for _, m := range msgs {
 		a.messages = append(a.messages, m)
-		a.emit(UserMessage{UUID: uuid.NewString(), Message: m})
+		a.emit(UserMessage{UUID: uuid.NewString(), Message: m, PromptID: promptID})
 	}
 }
 

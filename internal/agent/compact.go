@@ -142,6 +142,7 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 	message.Content = append(a.compactedStart(ctx), message.Content...)
 	summarised := len(a.messages)
 	a.messages = []llm.Message{message}
+	a.marks = nil
 	a.edited = state.FilesEdited
 	a.reported, a.reportedLen = 0, 0
 	// Claude Code awaits the PostCompact hooks before it makes the compact

@@ -37,6 +37,9 @@ type StreamRetry struct {
 type UserMessage struct {
 	UUID    string
 	Message llm.Message
+	// PromptID is set on the messages of a prompt the user sent, to the
+	// prompt's id: what /rewind goes back before.
+	PromptID string
 }
 
 // AssistantMessage is a complete assistant message added to the conversation.

@@ -101,6 +101,9 @@ func (a *Agent) prepare(use llm.ContentBlock) *pending {
 	}
 	pool := a.pool()
 	t := tool.Find(pool, use.Name)
+	if t == nil && tool.Find(a.fullPool(), use.Name) != nil {
+		return fail(disabledMessage(use.Name))
+	}
 	if t == nil {
 		available := "No tools are available in this session."
 		if len(pool) > 0 {
@@ -133,6 +136,7 @@ func (a *Agent) admit(ctx context.Context, p *pending) (*tool.Env, llm.ContentBl
 	env := a.opts.Env
 	env.Cwd = env.Session.Cwd()
 	env.ToolUseID = p.use.ID
+	env.PermissionMode = string(a.permissions().Mode)
 	if err := p.call.Validate(ctx, &env); err != nil {
 		return nil, a.finish(p, errorResult(p.use.ID, bounded(p, &env, err.Error())), 0), nil
 	}
@@ -161,7 +165,9 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 	}
 	a.emit(ToolStarted{ID: p.use.ID, Name: p.call.Tool().Name()})
 	started := time.Now()
+	written := a.snapshot(ctx, p, env)
 	res, err := a.invoke(ctx, p, env)
+	a.noteWritten(written)
 	var output *tool.OutputError
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -172,6 +178,9 @@ func (a *Agent) perform(ctx context.Context, p *pending, env *tool.Env) llm.Cont
 	case err != nil:
 		failed := errorResult(p.use.ID, bounded(p, env, err.Error()))
 		return a.finish(p, a.postToolUse(ctx, p, failed, nil, time.Since(started)), time.Since(started))
+	}
+	if s, ok := res.Output.(tool.ModeSwitcher); ok {
+		a.switchMode(permission.Mode(s.NextMode()))
 	}
 	content := res.Content
 	if isEmpty(content) {
@@ -251,7 +260,9 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	switch {
 	case decision.Behavior == permission.Deny:
 		return refusal{text: decision.Reason}
-	case hook.permission == "allow":
+	case hook.permission == "allow" && !(query.UserInteraction && bytes.Equal(p.input, p.use.Input)):
+		// A hook's allow answers the question, but not one to the user
+		// unless it also gave the input (the answers) the call runs with.
 		return refusal{}
 	case hook.permission == "ask":
 		decision, byHook = permission.Decision{Behavior: permission.Ask, Reason: hook.reason}, true
@@ -261,7 +272,7 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	case decision.Behavior == permission.Allow:
 		return refusal{}
 	}
-	prompt := permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: p.use.Input, Reason: decision.Reason, Subject: decision.Subject}
+	prompt := permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: askInput(ctx, p, env), Reason: decision.Reason, Subject: decision.Subject}
 	if byHook {
 		prompt.Hook = hooks.Name(hooks.PreToolUse, name)
 	} else {
@@ -279,10 +290,8 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 		return refusal{text: rejectedText, asked: true, byHook: byHook}
 	case err != nil:
 		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}
-	case answer.Allow && len(answer.UpdatedInput) > 0:
-		return a.answeredInput(ctx, p, env, answer.UpdatedInput)
 	case answer.Allow:
-		return refusal{}
+		return a.applyAnswer(ctx, p, env, answer)
 	case answer.Interrupt:
 		a.hookInterrupt.Store(true)
 		message := answer.Message
@@ -296,20 +305,6 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	return refusal{text: fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), asked: true, byHook: byHook}
 }
 
-// answeredInput runs the call with the input the answer to its question
-// gave, validated again as a hook's rewrite is; one that fails refuses the call.
-func (a *Agent) answeredInput(ctx context.Context, p *pending, env *tool.Env, input json.RawMessage) refusal {
-	call, err := p.call.Tool().Parse(input)
-	if err == nil {
-		err = call.Validate(ctx, env)
-	}
-	if err != nil {
-		return refusal{text: fmt.Sprintf("The permission answer for %s gave an input that failed schema validation: %v", p.call.Tool().Name(), err), asked: true}
-	}
-	p.call, p.input = call, input
-	return refusal{}
-}
-
 // PermissionQuery describes a parsed call for the permission engine: the
 // tool's own verdict and everything the call touches, as the executor decides on it.
 func PermissionQuery(ctx context.Context, call tool.Call, env *tool.Env) permission.Query {
@@ -321,6 +316,8 @@ func PermissionQuery(ctx context.Context, call tool.Call, env *tool.Env) permiss
 		Reads: access.Reads, Writes: access.Writes, Commands: shellCommands(access.Commands), Domains: access.Domains,
 		Network: access.Network,
 		Target:  access.Target,
+
+		UserInteraction: call.Tool().RequiresUserInteraction(),
 	}
 }
 

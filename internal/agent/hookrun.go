@@ -38,7 +38,7 @@ func (a *Agent) hookCommon(event string, withMode bool) hooks.Common {
 	c := hooks.Common{SessionID: a.opts.Env.SessionID, TranscriptPath: a.opts.TranscriptPath, Cwd: a.opts.Env.Session.Cwd(),
 		PromptID: a.promptID, AgentID: a.opts.AgentID, AgentType: a.opts.AgentType, HookEventName: event}
 	if withMode {
-		c.PermissionMode = string(a.opts.Permissions.Mode)
+		c.PermissionMode = string(a.permissions().Mode)
 	}
 	return c
 }

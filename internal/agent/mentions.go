@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/permission"
@@ -130,7 +131,7 @@ const spaces = " \t\n\r\v\f"
 
 // mentionSyntax splits a mention into its path, the lines of a #L10 or
 // #L10-20 suffix, and any other #fragment, which is ignored.
-var mentionSyntax = regexp.MustCompile(`^([^#]+)(?:#L(\d+)(?:-(\d+))?)?(?:#[^#]*)?$`)
+var mentionSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^#]+)(?:#L(\d+)(?:-(\d+))?)?(?:#[^#]*)?$`) })
 
 // readInput is the input of the Read call a file mention stands for.
 type readInput struct {
@@ -144,7 +145,7 @@ type readInput struct {
 // nothing, such as #L0 or #L20-10, or whose numbers do not fit, asks for
 // the whole file, as the Read call Claude Code shows for it says.
 func parseMention(mention string) (path string, offset, limit int) {
-	m := mentionSyntax.FindStringSubmatch(mention)
+	m := mentionSyntax().FindStringSubmatch(mention)
 	if m == nil {
 		return mention, 0, 0
 	}

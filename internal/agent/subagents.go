@@ -9,6 +9,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/worktree"
 )
 
 // MaxDepth is how deep sub-agents nest: the main agent is at depth 0, and an
@@ -80,27 +81,43 @@ func (u ModelUsage) add(v ModelUsage) ModelUsage {
 type subAgentRunner struct{ parent *Agent }
 
 // RunAgent runs a sub-agent to its end: a fresh conversation on the parent's
-// client, permissions, prompter and working directory, with the tools of
+// client, permissions, prompter and working directory (or a worktree of its
+// own, kept only when it changed something there), with the tools of
 // the parent's pool its type allows, and a session of its own that starts
 // with a copy of the parent's record of the files it read. Its events
 // reach the parent's consumer as SubAgentEvent; its usage is charged to the parent.
-func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) (tool.SubAgentReport, error) {
+func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) (report tool.SubAgentReport, err error) {
 	p := r.parent
 	model := p.subAgentModel(req)
 	depth := p.depth + 1
 	parentPool := p.pool
 	pool := func() []tool.Tool { return subAgentPool(parentPool(), req.Tools, depth) }
 	session := p.opts.Env.Session.Child()
-	defer session.Close()
+	var tree *worktree.Tree
+	defer func() {
+		session.Close()
+		if tree != nil {
+			settleWorktree(context.WithoutCancel(ctx), *tree, &report)
+		}
+	}()
+	report = tool.SubAgentReport{Model: model}
+	if req.Worktree {
+		made, err := isolate(ctx, session, req.AgentID)
+		if err != nil {
+			return report, err
+		}
+		tree = &made
+	}
+	req.Cwd = session.Cwd()
 	env := p.opts.Env
 	env.Session, env.ToolUseID = session, ""
-	report := tool.SubAgentReport{Model: model}
 	opts := Options{
 		Client: p.opts.Client, Model: model, Pool: pool, Permissions: p.opts.Permissions,
 		Prompter: p.opts.Prompter, Env: env, MaxTokens: p.opts.MaxTokens, Cost: p.opts.Cost,
 		SubAgents: p.opts.SubAgents, ToolSearch: p.opts.ToolSearch, Hooks: p.opts.Hooks, AgentID: req.AgentID, AgentType: req.Type,
 		AttachSideModel: p.opts.AttachSideModel,
 		TranscriptPath:  p.opts.TranscriptPath,
+		Checkpoints:     p.opts.Checkpoints,
 		OnEvent: func(e Event) {
 			switch e := e.(type) {
 			case AssistantMessage:
@@ -117,6 +134,7 @@ func (r subAgentRunner) RunAgent(ctx context.Context, req tool.SubAgentRequest) 
 		opts.System = req.Role
 	}
 	child := newAgent(opts, depth, p.askMu)
+	child.mode = p.mode
 	child.parentPromptID = p.PromptID()
 	p.emit(SubAgentStarted{AgentID: req.AgentID, ParentToolUseID: req.ToolUseID, Type: req.Type,
 		Description: req.Description, Prompt: req.Prompt, Model: model, Background: req.Background})

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mini-claude/mini-claude/internal/permission"
+	"github.com/mini-claude/mini-claude/internal/workspace"
 )
 
 // allowForTurn adds permission rules that hold until the running prompt's
@@ -32,14 +33,27 @@ func (a *Agent) endTurnAllow() {
 }
 
 // permissions is the permission context calls are decided with: the
-// session's, with the rules the running turn allows.
+// session's, its first allowed directory the worktree the session moved
+// into (if it did), with the rules the running turn allows, the mode it
+// switched to and the session's plan file.
 func (a *Agent) permissions() *permission.Context {
+	perm := a.opts.Permissions
+	if moved := a.opts.Env.Session.Moved(); moved != "" {
+		perm = perm.Isolate(workspace.RealPath(moved))
+	}
+	mode, plan := a.mode.get(), a.planFile()
 	a.turnMu.Lock()
 	defer a.turnMu.Unlock()
-	if len(a.turnAllow) == 0 {
-		return a.opts.Permissions
+	if len(a.turnAllow) == 0 && mode == "" && plan == "" {
+		return perm
 	}
-	c := *a.opts.Permissions
+	c := *perm
 	c.Allow = slices.Concat(c.Allow, a.turnAllow)
+	if mode != "" {
+		c.Mode = mode
+	}
+	if plan != "" {
+		c.PlanFile = plan
+	}
 	return &c
 }

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"path/filepath"
+	"slices"
+
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
-	"github.com/mini-claude/mini-claude/internal/prompt"
+	"github.com/mini-claude/mini-claude/internal/planmode"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/skill"
 )
@@ -36,14 +40,21 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 			conv.record(e)
 			show(e)
 		},
-		CompactThreshold: opts.CompactThreshold, Memory: prompt.LoadMemory(s.cwd, s.perm).Text(),
+		CompactThreshold: opts.CompactThreshold, Memory: s.memory().Text(),
 		SubAgents: s.subAgents(), AttachMentions: true,
 		Hooks: s.hooks, TranscriptPath: conv.transcriptPath(s.cwd), AttachSideModel: s.attachSideModel,
-		Commands: s.commands,
+		Commands: s.commands, Prompts: conv.prompts, Checkpoints: conv.checkpointer(),
 	}
 	skill.Attach(state, s.commands)
+	planmode.Attach(state, filepath.Join(config.Home(), "plans"))
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
 	}
 	return agentOpts
+}
+
+// answerable is the pool without the tools that ask the user a question
+// (AskUserQuestion, ExitPlanMode), which a session nobody can answer withholds.
+func answerable(pool []tool.Tool) []tool.Tool {
+	return slices.DeleteFunc(slices.Clone(pool), tool.Tool.RequiresUserInteraction)
 }

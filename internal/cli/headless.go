@@ -11,12 +11,14 @@ import (
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/mcp"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools"
 	"github.com/mini-claude/mini-claude/internal/tools/subagent"
 )
 
 // runPrint runs one prompt headless: nothing waits for input, a permission that
 // would need asking is refused, and the output goes out in the chosen format.
 func runPrint(ctx context.Context, f *Factory, opts *Options) error {
+	tools.Prepare()
 	switch opts.OutputFormat {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
@@ -56,9 +58,10 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	pool := func() []tool.Tool { return s.poolWith(servers) }
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		includeHooks: opts.IncludeHookEvents, sessionID: conv.id, model: s.model}
-	p.start(s, tool.Names(pool()), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
+	p.start(s, tool.Names(answerable(pool())), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
 	agentOpts.UnknownCommands = true
+	agentOpts.NoUserInteraction = true
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(opts), f.IO.ErrOut, p.event)
 	instructionsRan := s.instructionsLoaded(ctx, conv, p.event)
 	a := agent.New(agentOpts)

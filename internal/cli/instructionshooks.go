@@ -22,7 +22,7 @@ func (s *session) instructionsLoaded(ctx context.Context, conv *conversation, sh
 		return func() {}
 	}
 	var inputs []hooks.InstructionsLoadedInput
-	for _, f := range prompt.LoadMemory(s.cwd, s.perm).Files {
+	for _, f := range s.memory().Files {
 		inputs = append(inputs, hooks.InstructionsLoadedInput{Common: s.hookCommon(conv, hooks.InstructionsLoaded),
 			FilePath: f.Path, MemoryType: memoryTypes[f.Kind], LoadReason: reason})
 	}

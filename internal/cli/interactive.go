@@ -75,6 +75,9 @@ func runInteractive(ctx context.Context, f *Factory, opts *Options) error {
 		Todos:                 func() string { return todowrite.Format(todowrite.List(state)) },
 		Sessions:              in.sessions,
 		Resume:                in.resume,
+		RewindPoints:          in.rewindPoints,
+		RewindPlan:            in.rewindPlan,
+		Rewind:                in.rewind,
 		Resumed:               tui.Resumed{Messages: conv.history, Results: conv.results},
 		PickSession:           picking,
 		PickSearch:            search,
@@ -130,6 +133,7 @@ type interactive struct {
 // use makes conv the session's conversation, with an agent holding its history.
 func (in *interactive) use(conv *conversation) {
 	in.conv = conv
+	in.openCheckpoints(conv)
 	agentOpts := in.s.agentOptions(in.opts, in.client, in.servers, conv, in.state, in.ui.OnEvent)
 	agentOpts.Prompter = in.ui
 	in.agent = agent.New(agentOpts)

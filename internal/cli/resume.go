@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
+	"github.com/mini-claude/mini-claude/internal/checkpoint"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	transcript "github.com/mini-claude/mini-claude/internal/session"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -38,6 +39,11 @@ type conversation struct {
 	// last is the resumed conversation's last response, which SessionStart
 	// hooks are told of; nil for a new conversation or one without any.
 	last *transcript.LastResponse
+	// prompts are the resumed conversation's prompts /rewind can go back before.
+	prompts []agent.PromptMark
+	// checkpoints keeps the files before each prompt changed them, for
+	// /rewind; nil in print mode, and when it cannot be opened.
+	checkpoints *checkpoint.Store
 }
 
 // checkSessionFlags refuses combinations of the session flags that mean
@@ -105,7 +111,7 @@ func openConversation(opts *Options, s *session, state *tool.Session, errOut io.
 	if err != nil {
 		fmt.Fprintf(errOut, "Warning: %v; this session will not be saved\n", err)
 	}
-	conv := &conversation{id: cfg.ID, transcript: t, history: loaded.Messages, results: loaded.Results}
+	conv := &conversation{id: cfg.ID, transcript: t, history: loaded.Messages, results: loaded.Results, prompts: loaded.Prompts}
 	if last, ok := loaded.LastResponse(); ok {
 		conv.last = &last
 	}
@@ -138,6 +144,9 @@ func (c *conversation) record(e agent.Event) {
 // close ends the transcript; a session that never got a message leaves
 // none, so that --continue and the /resume picker skip it.
 func (c *conversation) close() {
+	if c.checkpoints != nil {
+		c.checkpoints.Close()
+	}
 	if c.transcript == nil {
 		return
 	}

@@ -98,6 +98,12 @@ type Options struct {
 	ForkSession bool
 	// SDK are the flags the Agent SDK passes (sdkflags.go).
 	SDK
+	// Worktree names the git worktree --worktree starts the session in;
+	// WorktreeSet says the flag was given, "" then asking for a made-up name.
+	Worktree    string
+	WorktreeSet bool
+	// checkout is the checkout --worktree isolated the session from.
+	checkout string
 }
 
 // NewCmdRoot builds the root command; runF, when not nil, replaces the run so a
@@ -116,19 +122,26 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 			opts.Prompt = args
 			opts.ToolsSet = cmd.Flags().Changed("tools")
 			opts.SettingSourcesSet = cmd.Flags().Changed("setting-sources")
+			opts.WorktreeSet = cmd.Flags().Changed("worktree")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			if opts.InputFormat == inputStreamJSON {
-				return runStream(cmd.Context(), f, opts)
-			}
-			if opts.InputFormat != inputText {
+			if opts.InputFormat != inputText && opts.InputFormat != inputStreamJSON {
 				return usageError("--input-format %q: use text or stream-json", opts.InputFormat)
 			}
-			if !opts.Print {
-				return runInteractive(cmd.Context(), f, opts)
+			headless := opts.Print || opts.InputFormat == inputStreamJSON
+			if !opts.WorktreeSet || !headless && !f.IO.InIsTerminal {
+				return runMode(cmd.Context(), f, opts)
 			}
-			return runPrint(cmd.Context(), f, opts)
+			moved, tree, err := startInWorktree(cmd.Context(), f, opts)
+			if err != nil {
+				return err
+			}
+			err = runMode(cmd.Context(), moved, opts)
+			if !headless {
+				fmt.Fprint(f.IO.ErrOut, worktreeKept(tree))
+			}
+			return err
 		},
 	}
 	fl := cmd.Flags()
@@ -157,14 +170,27 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVarP(&opts.Resume, "resume", "r", "", "Resume the session with this id (without an id: pick one)")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")
 	fl.BoolVar(&opts.ForkSession, "fork-session", false, "With --continue or --resume: copy the session under a new id instead of adding to it")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f))
+	fl.StringVarP(&opts.Worktree, "worktree", "w", "", "Start the session in a new git worktree under .mini-claude/worktrees/<name>, on the branch worktree-<name> (without a name: a made-up one)")
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f), newCmdACP(f))
 	return cmd
+}
+
+// runMode runs the session stream-json input asks for (the SDK protocol), the
+// interactive UI, or with -p the headless run.
+func runMode(ctx context.Context, f *Factory, opts *Options) error {
+	if opts.InputFormat == inputStreamJSON {
+		return runStream(ctx, f, opts)
+	}
+	if !opts.Print {
+		return runInteractive(ctx, f, opts)
+	}
+	return runPrint(ctx, f, opts)
 }
 
 // Main runs the command line with args and returns the process exit code.
 func Main(ctx context.Context, f *Factory, args []string) int {
 	cmd := NewCmdRoot(f, nil)
-	cmd.SetArgs(joinResumeValue(args))
+	cmd.SetArgs(joinWorktreeValue(joinResumeValue(args)))
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/agent"
@@ -65,6 +66,10 @@ type session struct {
 	passEnv []string
 	// web is what the web tools get: their side model and their settings.
 	web web.Config
+	// memory returns the memory files (CLAUDE.md…), read once per session:
+	// the system prompt, compaction, the refusal warnings and the
+	// InstructionsLoaded hooks all take them from here.
+	memory func() prompt.Memory
 }
 
 // newSession resolves the options into a session, reporting malformed rules on
@@ -104,7 +109,11 @@ func newSession(f *Factory, opts *Options, errOut io.Writer) (*session, error) {
 	for _, dir := range append([]string{cwd}, s.dirs...) {
 		s.perm.Dirs = append(s.perm.Dirs, workspace.RealPath(dir))
 	}
+	if opts.checkout != "" {
+		s.perm.Checkout = workspace.RealPath(opts.checkout)
+	}
 	s.perm.Home, _ = os.UserHomeDir()
+	s.memory = sync.OnceValue(func() prompt.Memory { return prompt.LoadMemory(s.cwd, s.perm) })
 	if err := refuseBypassAsRoot(s.perm.Mode, os.Geteuid(), f.Getenv); err != nil {
 		return nil, err
 	}
@@ -175,8 +184,13 @@ func (s *session) subAgents() *agent.SubAgents {
 	return &agent.SubAgents{
 		Attach: func(state *tool.Session, r tool.SubAgentRunner) { subagent.Attach(state, s.agentTypes, r) },
 		System: func(req tool.SubAgentRequest, model string, toolNames []string) string {
+			cwd := req.Cwd
+			if cwd == "" {
+				cwd = s.cwd
+			}
 			return prompt.BuildSubAgent(req.Role, prompt.Options{
-				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
+				Cwd: cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
+				Memory: s.memoryFiles(),
 			})
 		},
 		Model: s.subAgentModel,
@@ -309,13 +323,20 @@ func (s *session) systemPrompt(opts *Options) string {
 		Override:       opts.SystemPrompt,
 		Append:         opts.AppendSystemPrompt,
 		Permissions:    s.perm,
+		Memory:         s.memoryFiles(),
 	})
+}
+
+// memoryFiles returns the session's memory files.
+func (s *session) memoryFiles() *prompt.Memory {
+	m := s.memory()
+	return &m
 }
 
 // warnRefusedMemory tells the user which memory files the Read rules kept out
 // of the prompt and why; the model reads the same in the prompt's memory section.
 func (s *session) warnRefusedMemory(errOut io.Writer) {
-	for _, r := range prompt.LoadMemory(s.cwd, s.perm).Refused {
+	for _, r := range s.memory().Refused {
 		fmt.Fprintf(errOut, "Warning: memory file %s\n", r)
 	}
 }

@@ -215,11 +215,15 @@ func (st *stream) start(ctx context.Context) error {
 	}
 	agentOpts := s.agentOptions(st.opts, st.client, st.servers, conv, st.state, show)
 	agentOpts.UnknownCommands = true
+	offered := st.pool()
 	if st.opts.PermissionPromptTool == "stdio" {
 		agentOpts.Prompter = sdkproto.Prompter{Conn: st.conn}
 		st.p.asksProgram = true
+	} else {
+		agentOpts.NoUserInteraction = true
+		offered = answerable(offered)
 	}
-	st.p.start(s, tool.Names(st.pool()), mcpServerEvents(st.servers), keySource(s.provider, f.Getenv))
+	st.p.start(s, tool.Names(offered), mcpServerEvents(st.servers), keySource(s.provider, f.Getenv))
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(st.opts), f.IO.ErrOut, st.p.event)
 	instructionsRan := s.instructionsLoaded(ctx, conv, st.p.event)
 	st.agent = agent.New(agentOpts)

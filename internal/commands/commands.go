@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Scope says whose a command is.
@@ -187,8 +188,8 @@ func (c Command) Prompt(args string) string {
 func defuseShell(s string) string {
 	s = strings.ReplaceAll(s, "`!", "` !")
 	s = strings.ReplaceAll(s, "!`", "! `")
-	return bangAtWord.ReplaceAllString(s, `$1\!`)
+	return bangAtWord().ReplaceAllString(s, `$1\!`)
 }
 
 // bangAtWord is a "!" at the start of a line or after a blank.
-var bangAtWord = regexp.MustCompile(`(?m)(^|\s)!`)
+var bangAtWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)(^|\s)!`) })

@@ -3,6 +3,7 @@ package commands
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,10 +18,10 @@ type Shell struct {
 }
 
 // fencedShell is a ```! block.
-var fencedShell = regexp.MustCompile("(?s)```!\\s*\\n?(.*?)\\n?```")
+var fencedShell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```!\\s*\\n?(.*?)\\n?```") })
 
 // inlineCode is a `code` span, which hides a !`…` inside it.
-var inlineCode = regexp.MustCompile("`[^`\\n]+`")
+var inlineCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\\n]+`") })
 
 // ShellCommands returns the shell commands of a command's text as Claude
 // Code finds them: the ```! blocks, then the !`…` spans, each in text order.
@@ -33,7 +34,7 @@ func ShellCommands(text string) []Shell {
 			out = append(out, Shell{Raw: raw, Command: command})
 		}
 	}
-	for _, m := range fencedShell.FindAllStringSubmatch(text, -1) {
+	for _, m := range fencedShell().FindAllStringSubmatch(text, -1) {
 		add(m[0], m[1])
 	}
 	if !strings.Contains(text, "!`") {
@@ -64,7 +65,7 @@ func ShellCommands(text string) []Shell {
 // maskCode blanks the inside of each `code` span not opened right after a
 // ! or a backquote, keeping every offset.
 func maskCode(text string) string {
-	return replaceAllIndex(inlineCode, text, func(start, end int) string {
+	return replaceAllIndex(inlineCode(), text, func(start, end int) string {
 		if start > 0 && (text[start-1] == '!' || text[start-1] == '`') {
 			return text[start:end]
 		}

@@ -5,11 +5,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // namePattern is what may follow a "/" at the start of a prompt to name a
 // command; anything else (a path such as /usr/bin) is an ordinary prompt.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_:.-]*$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_:.-]*$`) })
 
 // Parse reads a prompt that calls a command: "/name args". ok is false when
 // the prompt does not start with "/" and a command name.
@@ -22,7 +23,7 @@ func Parse(prompt string) (name, args string, ok bool) {
 	if i := strings.IndexAny(name, "\t\n"); i >= 0 {
 		name, args = name[:i], rest[i+1:]
 	}
-	if !namePattern.MatchString(name) {
+	if !namePattern().MatchString(name) {
 		return "", "", false
 	}
 	return name, strings.TrimSpace(args), true

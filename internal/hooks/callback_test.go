@@ -18,7 +18,9 @@ func TestCallbackHooksAnswerAsACommandsStdoutWould(t *testing.T) {
 				return nil, errors.New("unexpected input " + string(input))
 			}
 			return []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by the SDK hook."}}`), nil
-		}, func(o Outcome) bool { return o.Permission == "deny" && o.PermissionReason == "Blocked by the SDK hook." }},
+		}, func(o Outcome) bool {
+			return o.Permission == "deny" && o.PermissionReason == "Blocked by the SDK hook."
+		}},
 		{"a failure only tells the user", func(context.Context, []byte) ([]byte, error) { return nil, errors.New("the program failed") },
 			func(o Outcome) bool { return !o.Blocked() && len(o.Failures) == 1 && o.Permission == "" }},
 		{"past its timeout it counts as timed out", func(ctx context.Context, _ []byte) ([]byte, error) {

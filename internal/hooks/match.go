@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // plainMatcher is a matcher Claude Code compares by name: one tool name or
 // several joined by "|".
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 
 // matcher decides whether a hook runs for a target: a tool name for the tool
 // events, the source or trigger for SessionStart and PreCompact.
@@ -21,7 +22,7 @@ func compileMatcher(m string) (matcher, error) {
 	switch {
 	case m == "" || m == "*":
 		return func(string) bool { return true }, nil
-	case plainMatcher.MatchString(m):
+	case plainMatcher().MatchString(m):
 		names := strings.Split(m, "|")
 		return func(target string) bool {
 			for _, n := range names {

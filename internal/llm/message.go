@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Role is who authored a message.
@@ -127,7 +128,7 @@ func (m Message) PromptText() string {
 		if b.Type != BlockText || IsReminder(b) {
 			continue
 		}
-		if c := commandHeader.FindStringSubmatch(b.Text); c != nil {
+		if c := commandHeader().FindStringSubmatch(b.Text); c != nil {
 			return strings.TrimSpace("/" + c[1] + " " + c[2])
 		}
 		s += b.Text
@@ -137,7 +138,9 @@ func (m Message) PromptText() string {
 
 // commandHeader is the block Claude Code opens a custom command's message
 // with, naming the command and its arguments.
-var commandHeader = regexp.MustCompile(`^<command-message>[^<]*</command-message>\n<command-name>/([^<]*)</command-name>\n(?:<command-args>((?s:.*))</command-args>\n)?$`)
+var commandHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<command-message>[^<]*</command-message>\n<command-name>/([^<]*)</command-name>\n(?:<command-args>((?s:.*))</command-args>\n)?$`)
+})
 
 // IsReminder reports whether the block is a <system-reminder> the client
 // added to a user message, such as a file an @path mention attached.

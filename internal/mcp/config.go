@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/config"
@@ -375,7 +376,7 @@ func (s Server) References() []string {
 	}
 	var names []string
 	for _, v := range values {
-		for _, m := range variable.FindAllStringSubmatch(v, -1) {
+		for _, m := range variable().FindAllStringSubmatch(v, -1) {
 			names = append(names, m[1])
 		}
 	}
@@ -383,7 +384,7 @@ func (s Server) References() []string {
 	return slices.Compact(names)
 }
 
-var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var variable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`) })
 
 // expander replaces ${VAR} and ${VAR:-default} in configuration values and
 // remembers the variables that were neither set nor given a default.
@@ -398,8 +399,8 @@ func (e *expander) expand(s string) string {
 	if e.keep {
 		return s
 	}
-	return variable.ReplaceAllStringFunc(s, func(ref string) string {
-		m := variable.FindStringSubmatch(ref)
+	return variable().ReplaceAllStringFunc(s, func(ref string) string {
+		m := variable().FindStringSubmatch(ref)
 		if value := e.getenv(m[1]); value != "" {
 			return value
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,7 +21,7 @@ import (
 // maxNameLen is the longest tool name the model APIs accept.
 const maxNameLen = 64
 
-var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // ToolName is the name the model sees for tool of server: mcp__<server>__<tool>,
 // characters other than letters, digits, _ and - replaced by _. A name over 64
@@ -38,7 +39,7 @@ func ToolName(server, toolName string) string {
 // NormalizeName replaces the characters a tool name may not hold by _, as the
 // server part of permission rules (mcp__<server>) is written.
 func NormalizeName(name string) string {
-	return unsafeNameChars.ReplaceAllString(name, "_")
+	return unsafeNameChars().ReplaceAllString(name, "_")
 }
 
 // imageTypes are the image formats a tool result may carry to the model.

@@ -36,11 +36,18 @@ type Context struct {
 	Allow []Rule
 	Deny  []Rule
 	Ask   []Rule
-	// Dirs are the allowed directories (the working directory and --add-dir
-	// ones), as real paths.
+	// Dirs are the allowed directories (the working directory first, then
+	// the --add-dir ones), as real paths.
 	Dirs []string
+	// Checkout, when set, is the checkout (a real path) a worktree session
+	// was made from and is isolated from: writes inside it but outside Dirs
+	// are refused in every mode. Dirs[0] is then the worktree.
+	Checkout string
 	// Home is the user's home directory, for "~/" in rules and the secret defaults.
 	Home string
+	// PlanFile is the real path of the session's plan file: in plan mode
+	// the one file a call may write, without asking.
+	PlanFile string
 }
 
 // DeniesTool reports whether a whole-tool deny rule ("Bash", "mcp__server")
@@ -81,6 +88,9 @@ type Query struct {
 	// no path, command or domain, such as the skill of a Skill call; "" for
 	// other tools, whose such rules cover the whole tool.
 	Target string
+	// UserInteraction says the call is a question to the user
+	// (AskUserQuestion, ExitPlanMode): the tool's ask holds in every mode.
+	UserInteraction bool
 }
 
 // Decision is the engine's verdict on a call, with the reason, the rule that
@@ -107,6 +117,9 @@ func (c *Context) Decide(q Query) Decision {
 	if d, ok := c.secretDefault(parts); ok {
 		return d
 	}
+	if d, ok := c.isolationDenial(parts); ok {
+		return d
+	}
 	if d, ok := c.firstMatch(c.Ask, q, parts, programs, Ask); ok {
 		return d
 	}
@@ -116,17 +129,35 @@ func (c *Context) Decide(q Query) Decision {
 	case Ask:
 		// A tool that asks about a named target (a skill) gives way to an
 		// allow rule naming it.
-		if c.Mode != ModeBypassPermissions && (q.Target == "" || c.targetAllowRule(q.Tool, q.Target) == nil) {
+		if q.UserInteraction || c.Mode != ModeBypassPermissions && (q.Target == "" || c.targetAllowRule(q.Tool, q.Target) == nil) {
 			return Decision{Behavior: Ask, Reason: q.ToolReason}
 		}
 	}
 	switch {
 	case c.Mode == ModeBypassPermissions:
 		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
+	case c.Mode == ModePlan && c.writesOnlyPlanFile(q):
+		return Decision{Behavior: Allow, Reason: "the plan file"}
 	case c.Mode == ModePlan && !q.ReadOnly:
-		return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s changes the system and plan mode only allows read-only tools; present the plan first.", q.Tool)}
+		return Decision{Behavior: Deny, Reason: planModeRefusal(q)}
 	}
 	return c.allowance(q, parts)
+}
+
+// writesOnlyPlanFile reports whether the call writes the session's plan file
+// and touches nothing else.
+func (c *Context) writesOnlyPlanFile(q Query) bool {
+	return c.PlanFile != "" && len(q.Writes) > 0 && len(q.Commands) == 0 && len(q.Domains) == 0 && !q.Network &&
+		!slices.ContainsFunc(q.Writes, func(w string) bool { return w != c.PlanFile })
+}
+
+// planModeRefusal is what the model is told of a call plan mode refuses: a
+// file write in Claude Code's words, any other change in ours.
+func planModeRefusal(q Query) string {
+	if len(q.Writes) > 0 && len(q.Commands) == 0 {
+		return fmt.Sprintf("Cannot write to %s while in plan mode.", q.Writes[0])
+	}
+	return fmt.Sprintf("%s changes the system and plan mode only allows read-only tools; present the plan first.", q.Tool)
 }
 
 // Prompt is a question to the user about one call.
@@ -146,19 +177,29 @@ type Prompt struct {
 	Hook string
 }
 
-// Answer is the user's reply to a Prompt.
+// Answer is the user's reply to a Prompt. It carries what Claude Code's
+// permission answers carry (the UI's dialog, an SDK client's can_use_tool
+// response): allow or deny with a message, the input the call runs with,
+// and a mode update.
 type Answer struct {
 	Allow bool
 	// Message tells the model why the call was refused; empty gives a generic refusal.
 	Message string
-	// UpdatedInput, with Allow, is the input the call runs with in place of
-	// the model's (an Agent SDK program's canUseTool may rewrite it).
+	// UpdatedInput, when set with Allow, replaces the call's input, validated
+	// again: an Agent SDK program's canUseTool rewrite, AskUserQuestion's input
+	// with the user's "answers", ExitPlanMode's with a plan the user edited.
 	UpdatedInput json.RawMessage
+	// Mode, when set, is the permission mode the session continues in from
+	// this call on (Claude Code's setMode update for the session): approving
+	// a plan with "auto-accept edits" gives acceptEdits.
+	Mode Mode
 	// Interrupt, with a refusal, ends the turn too.
 	Interrupt bool
 }
 
-// Prompter asks the user; the terminal UI implements it with a dialog.
+// Prompter asks the user; the terminal UI implements it with a dialog, and
+// the SDK front end with a can_use_tool request. Every ask goes through it,
+// the questions of AskUserQuestion and ExitPlanMode included.
 type Prompter interface {
 	Ask(ctx context.Context, p Prompt) (Answer, error)
 }

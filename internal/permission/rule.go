@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Rule is one permission rule: a tool name, optionally with content that narrows
@@ -33,7 +34,7 @@ func (r Rule) String() string {
 	return r.Tool + "(" + r.Content + ")"
 }
 
-var ruleTool = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var ruleTool = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // ParseRule reads one rule such as "Read", "Bash(git status)" or "mcp__github".
 // "Tool()" and "Tool(*)" mean the whole tool.
@@ -49,7 +50,7 @@ func ParseRule(text, source string) (Rule, error) {
 			content = ""
 		}
 	}
-	if !ruleTool.MatchString(name) {
+	if !ruleTool().MatchString(name) {
 		return Rule{}, fmt.Errorf("rule %q from %s: %q is not a tool name (letters, digits, _ and - only)", text, source, name)
 	}
 	r := Rule{Tool: name, Content: content, Source: source}

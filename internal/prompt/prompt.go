@@ -34,10 +34,14 @@ type Options struct {
 	// Read tool reads: deny rules and the secret defaults. Nil applies the
 	// secret defaults alone.
 	Permissions *permission.Context
+	// Memory, when set, is the memory files as the session loaded them
+	// (LoadMemory), used in place of reading them again.
+	Memory *Memory
 }
 
-// Build returns the system prompt for opts. It reads the memory files, the git
-// HEAD and the OS version from disk, and never fails: what it cannot read it leaves out.
+// Build returns the system prompt for opts. It reads the memory files (unless
+// opts.Memory holds them), the git HEAD and the OS version from disk, and
+// never fails: what it cannot read it leaves out.
 func Build(opts Options) string {
 	return build(opts, host{platform: runtime.GOOS, osVersion: osVersion(), home: config.Home()})
 }
@@ -61,7 +65,7 @@ func build(opts Options, h host) string {
 			sections = append(sections, tools)
 		}
 		sections = append(sections, toneAndSafety, envSection(opts, cwd, h))
-		if memory := loadMemory(cwd, h.home, opts.Permissions).Text(); memory != "" {
+		if memory := memoryOf(opts, cwd, h).Text(); memory != "" {
 			sections = append(sections, memory)
 		}
 	}
@@ -82,10 +86,18 @@ func BuildSubAgent(role string, opts Options) string {
 		sections = append(sections, tools)
 	}
 	sections = append(sections, envSection(opts, cwd, h))
-	if memory := loadMemory(cwd, h.home, opts.Permissions).Text(); memory != "" {
+	if memory := memoryOf(opts, cwd, h).Text(); memory != "" {
 		sections = append(sections, memory)
 	}
 	return strings.Join(sections, "\n\n")
+}
+
+// memoryOf returns the memory files given in opts, or reads them.
+func memoryOf(opts Options, cwd string, h host) Memory {
+	if opts.Memory != nil {
+		return *opts.Memory
+	}
+	return loadMemory(cwd, h.home, opts.Permissions)
 }
 
 // absDir returns dir as a clean absolute path, or cleaned as is if the process's

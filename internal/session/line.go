@@ -45,6 +45,9 @@ type Line struct {
 	UUID      string          `json:"uuid"`
 	Timestamp string          `json:"timestamp"`
 	RequestID string          `json:"requestId,omitempty"`
+	// PromptID is set on the lines of a prompt the user sent, as Claude
+	// Code writes it: the prompt's id, which /rewind goes back before.
+	PromptID string `json:"promptId,omitempty"`
 	// FileState holds the records of files that the tool calls answered on
 	// this line read or wrote (what the session knew of them then), by path.
 	FileState map[string]FileRecord `json:"fileState,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/agent"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
 	"github.com/mini-claude/mini-claude/internal/tools/fileaccess"
@@ -39,12 +40,15 @@ type Loaded struct {
 	LastUUID string
 	// Files is the last record of each file the session read or wrote.
 	Files map[string]FileRecord
+	// Prompts are the prompts since the last compaction, for /rewind.
+	Prompts []agent.PromptMark
 	// Results are what the lines after the last compact boundary keep of tool
 	// calls besides their tool_result, by tool_use_id: read from lines that
 	// hold one tool_result, as Claude Code and Transcript write them.
 	Results map[string]ToolResult
 
 	size, complete int64
+	prompts        []promptStart
 }
 
 // Load reads a transcript. Lines that cannot be read are skipped with a
@@ -83,6 +87,7 @@ func Load(path string) (*Loaded, error) {
 		return nil, fmt.Errorf("read the transcript %s: %w", path, err)
 	}
 	l.Messages, l.Interrupted = repair(history)
+	l.Prompts = l.promptMarks(history)
 	return l, nil
 }
 
@@ -98,8 +103,12 @@ func (l *Loaded) add(line Line, history []llm.Message) []llm.Message {
 	switch {
 	case line.Type == TypeSystem && line.Subtype == SubtypeCompactBoundary:
 		clear(l.Results)
+		l.prompts = nil
 		return nil
+	case line.Type == TypeSystem && line.Subtype == SubtypeConversationRewound:
+		return l.rewind(line, history)
 	case line.Type == TypeUser && line.Message != nil:
+		l.markPrompt(line, history)
 		if c := line.Message.Content; len(c) == 1 && c[0].Type == llm.BlockToolResult {
 			r := ToolResult{Output: line.ToolUseResult, Rejected: line.PermissionDecision != nil && line.PermissionDecision.Decision == DecisionReject}
 			if r.Output != nil || r.Rejected {

@@ -1,8 +1,9 @@
 // Package session keeps each session's transcript: an append-only JSONL file
 // at <per-user folder>/projects/<project slug>/<session id>.jsonl with one line
 // per user message, assistant message, tool results and system event, each
-// written and fsync'd before the agent takes its next step, so a crash loses
-// at most the message in flight. Load reads a transcript back into a
+// written before the agent takes its next step, so a crash loses at most the
+// message in flight, and fsync'd in the background right after, off the path
+// of the requests. Load reads a transcript back into a
 // conversation the API accepts again (a torn last line skipped, calls left
 // without a result answered as interrupted), with the session's file state;
 // List finds a project's sessions for --continue, --resume and a picker; Costs

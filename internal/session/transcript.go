@@ -39,8 +39,9 @@ type Config struct {
 }
 
 // Transcript is the open transcript of a session, safe for concurrent use.
-// OnEvent records a run's messages; each line is on disk (fsync'd) when the
-// call that writes it returns.
+// OnEvent records a run's messages; each line is in the file when the call
+// that writes it returns, and fsync'd in the background right after (Close
+// waits for that).
 type Transcript struct {
 	cfg     Config
 	path    string
@@ -53,12 +54,16 @@ type Transcript struct {
 
 	mu     sync.Mutex
 	f      *os.File
+	sync   *flusher
 	last   string
 	files  map[string]fileaccess.Record
 	failed bool
 	// results holds, by tool_use_id, what the events said of calls whose
 	// tool_result is not written yet: their output and whether they were refused.
 	results map[string]ToolResult
+	// promptParents holds, by prompt id, the parent of the prompt's first
+	// line: where a rewind before it branches off.
+	promptParents map[string]string
 }
 
 // Create starts the transcript of a new session; it fails when the session
@@ -78,13 +83,16 @@ func create(cfg Config, path string) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript: %w", err)
 	}
-	syncDir(filepath.Dir(path))
-	return newTranscript(cfg, path, f), nil
+	return newTranscript(cfg, path, f, filepath.Dir(path)), nil
 }
 
-func newTranscript(cfg Config, path string, f *os.File) *Transcript {
-	return &Transcript{cfg: cfg, path: path, f: f, files: records(cfg.State), children: map[string]*Transcript{},
-		results: map[string]ToolResult{}, subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents")}
+// newTranscript writes to f; newDir is the folder of a file just created,
+// synced with the first line, or "".
+func newTranscript(cfg Config, path string, f *os.File, newDir string) *Transcript {
+	t := &Transcript{cfg: cfg, path: path, f: f, files: records(cfg.State), children: map[string]*Transcript{},
+		results: map[string]ToolResult{}, subagents: filepath.Join(filepath.Dir(path), cfg.ID, "subagents"), promptParents: map[string]string{}}
+	t.sync = newFlusher(f, newDir, t.fail)
+	return t
 }
 
 // Resume opens the transcript loaded for appending, after cutting off a torn
@@ -104,8 +112,9 @@ func Resume(cfg Config, loaded *Loaded) (*Transcript, error) {
 		f.Close()
 		return nil, err
 	}
-	t := newTranscript(cfg, loaded.Path, f)
+	t := newTranscript(cfg, loaded.Path, f, "")
 	t.last = loaded.LastUUID
+	t.promptParents = loaded.promptParents()
 	if loaded.Interrupted != nil {
 		t.message(TypeUser, &Message{Role: llm.RoleUser, Content: loaded.Interrupted.Content}, "", nil)
 	}
@@ -182,6 +191,9 @@ func (t *Transcript) OnEvent(e agent.Event) {
 	switch e := e.(type) {
 	case agent.UserMessage:
 		lines := t.userLines(e.Message.Content)
+		for i := range lines {
+			lines[i].PromptID = e.PromptID
+		}
 		lines[len(lines)-1].FileState = t.fileChanges()
 		t.writeAll(lines)
 		if hasToolResult(e.Message.Content) {
@@ -210,6 +222,8 @@ func (t *Transcript) OnEvent(e agent.Event) {
 		t.AppendSystem("compaction_failed", e.Err.Error(), compactMetadata{Trigger: string(e.Trigger), Model: t.cfg.Model, Usage: &e.Usage})
 	case agent.ResultsCleared:
 		t.AppendSystem("results_cleared", fmt.Sprintf("Cleared %d old tool results (%d characters)", len(e.ToolUseIDs), e.Chars), e)
+	case agent.ConversationRewound:
+		t.rewound(e.PromptID)
 	case agent.SubAgentStarted:
 		t.child(e.AgentID, e.ParentToolUseID, e.Model)
 	case agent.SubAgentEvent:
@@ -329,6 +343,7 @@ func (t *Transcript) Close() error {
 			c.Close()
 		}
 	}
+	t.sync.wait()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.f.Close()
@@ -424,6 +439,9 @@ func (t *Transcript) write(line Line) {
 		line.ParentUUID = &parent
 	}
 	line.IsSidechain, line.AgentID, line.ParentToolUseID = t.agentID != "", t.agentID, t.parentToolUseID
+	if _, seen := t.promptParents[line.PromptID]; line.PromptID != "" && !seen {
+		t.promptParents[line.PromptID] = t.last
+	}
 	line.Timestamp = timestamp(time.Now())
 	line.Cwd, line.SessionID, line.Version = t.cfg.Project, t.cfg.ID, t.cfg.Version
 	if t.cfg.State != nil {
@@ -436,17 +454,29 @@ func (t *Transcript) write(line Line) {
 	if err == nil {
 		_, err = t.f.Write(buf.Bytes())
 	}
-	if err == nil {
-		err = t.f.Sync()
-	}
 	if err != nil {
-		t.failed = true
-		if t.cfg.OnError != nil {
-			t.cfg.OnError(fmt.Errorf("write the transcript %s: %w; the session is no longer saved", t.path, err))
-		}
+		t.failLocked(err)
 		return
 	}
+	t.sync.request()
 	t.last = line.UUID
+}
+
+// fail stops the transcript after a write or fsync failed, and says so once.
+func (t *Transcript) fail(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failLocked(err)
+}
+
+func (t *Transcript) failLocked(err error) {
+	if t.failed {
+		return
+	}
+	t.failed = true
+	if t.cfg.OnError != nil {
+		t.cfg.OnError(fmt.Errorf("write the transcript %s: %w; the session is no longer saved", t.path, err))
+	}
 }
 
 // fileChanges returns the file records that changed since the last line

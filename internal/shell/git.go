@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // gitSpec judges a git command: global options that change which
@@ -38,7 +39,7 @@ func gitSpec(a argv) effect {
 	if i >= len(a) {
 		return effect{readOnly: true}
 	}
-	check, ok := gitSubcommands[a[i].text]
+	check, ok := gitSubcommands()[a[i].text]
 	if !ok {
 		return effect{}
 	}
@@ -81,10 +82,9 @@ func globsIn(dir word, patterns []string) []string {
 	return patterns
 }
 
-var gitSubcommands map[string]func(argv) effect
-
-func init() {
-	gitSubcommands = map[string]func(argv) effect{
+// gitSubcommands are the git subcommands the analysis knows, built on first use.
+var gitSubcommands = sync.OnceValue(func() map[string]func(argv) effect {
+	subcommands := map[string]func(argv) effect{
 		"branch": gitBranch, "tag": gitTag, "remote": gitRemote, "config": gitConfig,
 		"stash":    gitOnly("list", "show"),
 		"worktree": gitOnly("list"),
@@ -96,9 +96,10 @@ func init() {
 		"name-rev", "for-each-ref", "count-objects", "check-ignore", "whatchanged",
 		"diff-tree", "diff-files", "diff-index", "cherry", "range-diff", "version", "grep",
 	} {
-		gitSubcommands[sub] = gitInspect
+		subcommands[sub] = gitInspect
 	}
-}
+	return subcommands
+})
 
 // gitInspect covers the subcommands that only show history and state.
 // --output writes a file; git grep -O opens a pager program. Files named as

@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // harmlessKeys are the configuration keys a repository may set that name no
 // program and make git run none, in gitRule's pattern form, by section: the
@@ -17,7 +20,8 @@ import "strings"
 // A repository key that is neither here nor in gitRules is unknown: git of a
 // later version, or a tool git starts (git-lfs reads lfs.customtransfer.*
 // and lfs.extension.*), may run a program because of it.
-var harmlessKeys = bySection(strings.Fields(`
+var harmlessKeys = sync.OnceValue(func() map[string][]string {
+	return bySection(strings.Fields(`
 	add.ignoreerrors
 	advice.*
 	am.keepcr am.messageid am.threeway
@@ -187,6 +191,7 @@ var harmlessKeys = bySection(strings.Fields(`
 	web.browser
 	worktree.guessremote worktree.userelativepaths
 `))
+})
 
 // bySection indexes patterns by their section.
 func bySection(patterns []string) map[string][]string {
@@ -205,7 +210,7 @@ func knownKey(key string) bool {
 		return true
 	}
 	section, sub, hasSub, variable := splitKey(key)
-	for _, p := range harmlessKeys[section] {
+	for _, p := range harmlessKeys()[section] {
 		if patternMatches(p, section, sub, hasSub, variable) {
 			return true
 		}

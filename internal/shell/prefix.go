@@ -4,16 +4,15 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // subcommandWord is what a subcommand looks like: lower-case letters and
 // digits, joined by '-', '_' or ':' (commit, rev-parse, test:unit). Paths,
 // file names with a dot, values with '=' and upper-case words are not.
-var subcommandWord = regexp.MustCompile(`^[a-z][a-z0-9]*([-_:][a-z0-9]+)*$`)
-
-// subcommandDepth is how many subcommand words a program takes; programs
-// not listed take one (Claude Code's default: "pig tail", "make test").
-var subcommandDepth = map[string]int{}
+var subcommandWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z][a-z0-9]*([-_:][a-z0-9]+)*$`)
+})
 
 // deeperSubcommands lists the subcommands that take a subcommand of their
 // own: "npm run test", "docker compose up", "git stash pop".
@@ -64,11 +63,18 @@ var prefixStoppers = map[string][]string{
 	"git": {"-c", "--config-env", "--exec-path", "--git-dir", "--work-tree"},
 }
 
-// noSubcommand are programs whose first operand is a file, pattern or
-// value, never a subcommand: their prefix is the name alone.
-var noSubcommand = map[string]bool{}
+// prefixTables are built on first use: noSubcommand are programs whose
+// first operand is a file, pattern or value, never a subcommand (their
+// prefix is the name alone); subcommandDepth is how many subcommand words a
+// program takes (programs not listed take one, Claude Code's default: "pig
+// tail", "make test").
+type prefixTables struct {
+	noSubcommand    map[string]bool
+	subcommandDepth map[string]int
+}
 
-func init() {
+var prefixTablesOnce = sync.OnceValue(func() prefixTables {
+	t := prefixTables{noSubcommand: map[string]bool{}, subcommandDepth: map[string]int{}}
 	for _, name := range strings.Fields(`cat head tail less more ls grep egrep fgrep rg ag find wc
 		nl tac rev cut paste column fold fmt expand unexpand comm join od hexdump xxd strings
 		md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum diff cmp stat file
@@ -82,16 +88,17 @@ func init() {
 		killall pkill pgrep ps top htop open xdg-open vim vi nano emacs code tar zip unzip
 		gzip gunzip bzip2 xz zstd ssh scp rsync patch set export unset alias read exit
 		return shift trap wait true : hostname command builtin read let declare local shopt`) {
-		noSubcommand[name] = true
+		t.noSubcommand[name] = true
 	}
 	for name, subs := range deeperSubcommands {
 		depth := 1
 		if len(subs) > 0 || alwaysDeep[name] {
 			depth = 2
 		}
-		subcommandDepth[name] = depth
+		t.subcommandDepth[name] = depth
 	}
-}
+	return t
+})
 
 // CommandPrefix returns the words a Claude Code prefix rule names a command
 // by ("Bash(git commit:*)"): the program as written, then its subcommand
@@ -110,10 +117,11 @@ func CommandPrefix(args []string) string {
 		return ""
 	}
 	name := path.Base(args[0])
-	if noSubcommand[name] {
+	tables := prefixTablesOnce()
+	if tables.noSubcommand[name] {
 		return args[0]
 	}
-	depth, known := subcommandDepth[name]
+	depth, known := tables.subcommandDepth[name]
 	if !known {
 		depth = 1
 	}
@@ -134,7 +142,7 @@ func CommandPrefix(args []string) string {
 			}
 			continue
 		}
-		if !subcommandWord.MatchString(a) {
+		if !subcommandWord().MatchString(a) {
 			break
 		}
 		prefix = append(prefix, a)

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // effect is what one command does, judged from its name and options.
@@ -36,7 +37,7 @@ func classify(args []word) effect {
 		eff, _ := writerEffect(name, argv(args))
 		return eff
 	}
-	if spec, ok := specs[name]; ok {
+	if spec, ok := specs()[name]; ok {
 		return spec(argv(args))
 	}
 	if eff, ok := writerEffect(name, argv(args)); ok {
@@ -49,10 +50,9 @@ func classify(args []word) effect {
 // runs that file, and looks up no built-in, function or PATH entry.
 func qualified(name word) bool { return strings.Contains(name.text, "/") }
 
-var specs map[string]func(argv) effect
-
-func init() {
-	specs = map[string]func(argv) effect{
+// specs are the commands the analysis knows, built on first use.
+var specs = sync.OnceValue(func() map[string]func(argv) effect {
+	return map[string]func(argv) effect{
 		// Print or test, read no file.
 		"echo": noFiles, "printf": printfSpec, "true": noFiles, "false": noFiles,
 		"test": noFiles, "[": noFiles, ":": noFiles, "pwd": noFiles,
@@ -115,7 +115,7 @@ func init() {
 		"jq":   jqSpec,
 		"git":  gitSpec,
 	}
-}
+})
 
 func noFiles(argv) effect { return effect{readOnly: true, anyArgs: true} }
 
@@ -343,7 +343,9 @@ func jqSpec(a argv) effect {
 // sedSafeScript matches sed scripts that only print, delete, quit or
 // substitute without the w and e flags: commands that neither write files
 // nor run programs.
-var sedSafeScript = regexp.MustCompile(`^(\s*(([0-9]+|\$|/[^/]*/)(,([0-9]+|\$|/[^/]*/))?)?\s*(!\s*)?([pdqQn=lN]|s(/[^/\\]*(\\.[^/\\]*)*){2}/[gpiIm0-9]*)\s*(;|\n|$))+$`)
+var sedSafeScript = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*(([0-9]+|\$|/[^/]*/)(,([0-9]+|\$|/[^/]*/))?)?\s*(!\s*)?([pdqQn=lN]|s(/[^/\\]*(\\.[^/\\]*)*){2}/[gpiIm0-9]*)\s*(;|\n|$))+$`)
+})
 
 // sedSpec: -i edits files in place; a script with w, r, e or other commands
 // may write files or run programs.
@@ -362,7 +364,7 @@ func sedSpec(a argv) effect {
 		return effect{}
 	}
 	for _, s := range scripts {
-		if s.dynamic || !sedSafeScript.MatchString(s.text) {
+		if s.dynamic || !sedSafeScript().MatchString(s.text) {
 			return effect{}
 		}
 	}

@@ -3,6 +3,7 @@ package shell
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -197,12 +198,12 @@ func (w *walker) redirect(r *syntax.Redirect, sc scope) {
 	}
 }
 
-var fdDup = regexp.MustCompile(`^([0-9]+-?|-)$`)
+var fdDup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+-?|-)$`) })
 
 // isFdDup reports whether the target of >& names a file descriptor (2>&1,
 // >&-) rather than a file (>&out.log, which bash treats as &>out.log).
 func isFdDup(target word) bool {
-	return !target.dynamic && fdDup.MatchString(target.text)
+	return !target.dynamic && fdDup().MatchString(target.text)
 }
 
 // harmlessSinks are write targets that are no file.
@@ -349,9 +350,9 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-var nameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
-func isName(s string) bool { return nameRe.MatchString(s) }
+func isName(s string) bool { return nameRe().MatchString(s) }
 
 // arithTestOps are the [[ ]] operators that evaluate their operands as
 // arithmetic.

@@ -29,7 +29,8 @@ func BuildRaw[Out any](def Def[json.RawMessage, Out], schema json.RawMessage) (T
 	if err := json.Compact(&compact, schema); err != nil {
 		return nil, fmt.Errorf("build tool %q: input schema: %w", def.Name, err)
 	}
-	return &built[json.RawMessage, Out]{def: def, schema: compact.Bytes(), fields: shape}, nil
+	s := inputSchema{raw: compact.Bytes(), fields: shape}
+	return &built[json.RawMessage, Out]{def: def, schema: func() inputSchema { return s }}, nil
 }
 
 // rawObjectShape reads a tool's input schema, which must be a JSON object

@@ -34,20 +34,18 @@ type objectShape = shape
 // schemaFor generates the JSON schema sent to the model for the input struct In:
 // properties from json tags, descriptions from jsonschema_description tags,
 // fields without omitempty required, additionalProperties false.
-func schemaFor[In any]() (json.RawMessage, *objectShape, error) {
+// The caller has checked that In is a struct.
+func schemaFor[In any]() inputSchema {
 	t := reflect.TypeFor[In]()
-	if t.Kind() != reflect.Struct {
-		return nil, nil, fmt.Errorf("input type %s must be a struct", t)
-	}
 	reflector := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, Anonymous: true}
 	schema := reflector.ReflectFromType(t)
 	schema.Version = ""
 	schema.ID = ""
 	raw, err := json.Marshal(schema)
 	if err != nil {
-		return nil, nil, fmt.Errorf("input schema of %s: %w", t, err)
+		return inputSchema{err: fmt.Errorf("input schema of %s: %w", t, err)}
 	}
-	return raw, shapeOf(schema), nil
+	return inputSchema{raw: raw, fields: shapeOf(schema)}
 }
 
 func shapeOf(s *jsonschema.Schema) *shape {

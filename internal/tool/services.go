@@ -36,6 +36,12 @@ type SubAgentRequest struct {
 	// ToolUseID is the id of the call that started the sub-agent.
 	ToolUseID  string
 	Background bool
+	// Worktree says the sub-agent works in a git worktree of its own (the
+	// Agent tool's isolation: "worktree"), kept when it changed something.
+	Worktree bool
+	// Cwd is the directory the sub-agent works in, which the runner sets
+	// for the sub-agent's system prompt.
+	Cwd string
 }
 
 // SubAgentReport is a finished sub-agent run.
@@ -52,6 +58,11 @@ type SubAgentReport struct {
 	CostUSD  float64
 	ToolUses int
 	Duration time.Duration
+	// WorktreePath and WorktreeBranch name the worktree of an isolated
+	// sub-agent that changed something there, which is kept; they are
+	// empty when it changed nothing and its worktree was removed.
+	WorktreePath   string
+	WorktreeBranch string
 }
 
 // SubAgentRunner runs a sub-agent to its end; the loop gives one to each

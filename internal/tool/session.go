@@ -12,6 +12,8 @@ type Session struct {
 	mu       sync.Mutex
 	original string
 	cwd      string
+	// moved is the root MoveRoot moved the session to, "" until it moves.
+	moved    string
 	values   map[any]any
 	notices  []string
 	closers  []func()
@@ -30,7 +32,27 @@ func NewSession(cwd string) *Session {
 // OriginalCwd returns the directory the session started in: the project's
 // root, one of the allowed directories however cd has moved Cwd since.
 func (s *Session) OriginalCwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.original
+}
+
+// MoveRoot moves the session into dir, such as a git worktree: dir becomes
+// its root (OriginalCwd) and its working directory, and the agent makes it
+// the permission engine's first allowed directory in place of the one the
+// session started in.
+func (s *Session) MoveRoot(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.original, s.cwd, s.moved = dir, dir, dir
+}
+
+// Moved returns the root MoveRoot last moved the session to, "" when it
+// never moved; a sub-agent's session starts where its parent's is.
+func (s *Session) Moved() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.moved
 }
 
 // Cwd returns the session's current working directory.
@@ -71,10 +93,10 @@ type Inheritable interface {
 // Child returns the session of a sub-agent of s: in the same directories,
 // with a copy of each of s's Inheritable values and nothing else of s's.
 func (s *Session) Child() *Session {
-	child := NewSession(s.original)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	child.cwd = s.cwd
+	child := NewSession(s.original)
+	child.cwd, child.moved = s.cwd, s.moved
 	for k, v := range s.values {
 		if i, ok := v.(Inheritable); ok {
 			child.values[k] = i.Inherit()

@@ -96,3 +96,18 @@ func TestSessionContextRoom(t *testing.T) {
 		t.Error("a sub-agent's session inherits its parent's room")
 	}
 }
+
+func TestMoveRootMovesRootAndCwdAndChildrenFollow(t *testing.T) {
+	s := NewSession("/repo")
+	s.SetCwd("/repo/sub")
+	if s.Moved() != "" {
+		t.Fatalf("Moved = %q before any move", s.Moved())
+	}
+	s.MoveRoot("/repo/.mini-claude/worktrees/feat")
+	if s.OriginalCwd() != "/repo/.mini-claude/worktrees/feat" || s.Cwd() != s.OriginalCwd() || s.Moved() != s.OriginalCwd() {
+		t.Errorf("after MoveRoot: root %q, cwd %q, moved %q", s.OriginalCwd(), s.Cwd(), s.Moved())
+	}
+	if child := s.Child(); child.Moved() != s.Moved() || child.OriginalCwd() != s.OriginalCwd() {
+		t.Errorf("child root %q moved %q, want the parent's", child.OriginalCwd(), child.Moved())
+	}
+}

@@ -42,6 +42,11 @@ type Tool interface {
 	IsEnabled() bool
 	// InterruptBehavior says what a new user message does to a running call.
 	InterruptBehavior() InterruptBehavior
+	// RequiresUserInteraction says a call is a question to the user
+	// (AskUserQuestion, ExitPlanMode): it is asked even in bypassPermissions
+	// mode, answered with the user's input, and only a session someone can
+	// answer offers the tool (not sub-agents, not -p without an SDK client).
+	RequiresUserInteraction() bool
 	// Parse decodes the model's raw input into a Call, or returns an *InputError
 	// listing every problem with it.
 	Parse(raw json.RawMessage) (Call, error)
@@ -71,6 +76,11 @@ type Call interface {
 	Accesses(ctx context.Context, env *Env) Access
 	// Run does the work and maps the output to tool_result content.
 	Run(ctx context.Context, env *Env, progress Progress) (Result, error)
+	// AskInput is the input the user (or an SDK client) is asked about when
+	// the call needs permission, as JSON, when the tool adds to the model's
+	// input for the question (ExitPlanMode adds the plan); nil shows the
+	// model's input as it is.
+	AskInput(ctx context.Context, env *Env) (json.RawMessage, error)
 }
 
 // Result is the outcome of a successful call.
@@ -92,6 +102,14 @@ type Result struct {
 // shape than the output itself; the others reach hooks as they are.
 type HookResponder interface {
 	HookResponse() any
+}
+
+// ModeSwitcher is implemented by a tool's output that moves the session to
+// another permission mode once the call succeeded: ExitPlanMode, approved by
+// an answer that named no mode, leaves plan mode for the default one.
+type ModeSwitcher interface {
+	// NextMode is the mode the session continues in; "" keeps it.
+	NextMode() string
 }
 
 // OutputError is a failed call whose text reaches the model as it is, with

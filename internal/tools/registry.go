@@ -10,8 +10,10 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/permission"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/tools/askuserquestion"
 	"github.com/mini-claude/mini-claude/internal/tools/bash"
 	"github.com/mini-claude/mini-claude/internal/tools/edit"
+	"github.com/mini-claude/mini-claude/internal/tools/exitplanmode"
 	"github.com/mini-claude/mini-claude/internal/tools/glob"
 	"github.com/mini-claude/mini-claude/internal/tools/grep"
 	"github.com/mini-claude/mini-claude/internal/tools/notebookedit"
@@ -21,6 +23,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/tools/toolsearch"
 	"github.com/mini-claude/mini-claude/internal/tools/webfetch"
 	"github.com/mini-claude/mini-claude/internal/tools/websearch"
+	"github.com/mini-claude/mini-claude/internal/tools/worktrees"
 	"github.com/mini-claude/mini-claude/internal/tools/write"
 )
 
@@ -33,8 +36,10 @@ var SimpleTools = []string{"Bash", "Edit", "Read"}
 // builtins holds the built-in tools, sorted by package name; each built-in
 // tool package adds itself here, the one source of truth.
 var builtins = []tool.Tool{
+	askuserquestion.Tool,
 	bash.Tool, bash.TaskOutput, bash.TaskStop,
 	edit.Tool,
+	exitplanmode.Tool,
 	glob.Tool,
 	grep.Tool,
 	notebookedit.Tool,
@@ -44,6 +49,7 @@ var builtins = []tool.Tool{
 	toolsearch.Tool,
 	webfetch.Tool,
 	websearch.Tool,
+	worktrees.Enter, worktrees.Exit,
 	write.Tool,
 }
 

@@ -27,6 +27,7 @@ func commandTable() []slashCommand {
 		{name: "help", help: "Show the commands and keys", run: (*model).cmdHelp},
 		{name: "clear", help: "Start a new conversation", idle: true, run: (*model).cmdClear},
 		{name: "compact", help: "Replace the conversation by a summary; /compact INSTRUCTIONS says what to keep", idle: true, run: (*model).cmdCompact},
+		{name: "rewind", help: "Restore the code and/or conversation to the point before an earlier prompt (also Esc Esc)", idle: true, run: (*model).cmdRewind},
 		{name: "resume", help: "Switch to another session of this project (/resume TERM lists those matching it)", idle: true, run: (*model).cmdResume},
 		{name: "cost", help: "Show the session's token use and cost", run: (*model).cmdCost},
 		{name: "model", help: "Show the model, or switch with /model NAME", idle: true, run: (*model).cmdModel},
@@ -112,7 +113,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	}
 	b.WriteString("\nKeys:\n" +
 		"  Enter send · Shift+Enter or Ctrl+J new line · Up/Down history · Tab completes /commands and @paths\n" +
-		"  Esc interrupt the turn · Ctrl+O full or condensed results and compaction summaries\n" +
+		"  Esc interrupt the turn · Esc Esc on an empty prompt /rewind · Ctrl+O full or condensed results and compaction summaries\n" +
 		"  PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)\n" +
 		"  Shift+Tab permission mode · Ctrl+C twice exit")
 	m.info(b.String())

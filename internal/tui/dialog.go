@@ -38,12 +38,15 @@ type dialog struct {
 	// sessionOnly says a "don't ask again" answer lasts this session only:
 	// there is no settings file it may be saved to (an untrusted folder).
 	sessionOnly bool
+	// form, when set, is the dialog of a question to the user (a plan to
+	// approve, AskUserQuestion's questions), which answers in its stead.
+	form form
 }
 
 func newDialog(p permission.Prompt, reply chan permission.Answer, sessionOnly bool) *dialog {
 	in := textinput.New()
 	in.Placeholder = "what the model should do instead"
-	return &dialog{prompt: p, reply: reply, message: in, sessionOnly: sessionOnly}
+	return &dialog{prompt: p, reply: reply, message: in, sessionOnly: sessionOnly, form: formFor(p)}
 }
 
 // answers are the dialog's answers, in the order shown: no "don't ask
@@ -79,6 +82,9 @@ func (d *dialog) label(answer int) string {
 // Enter answers, Esc refuses and interrupts the turn.
 func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.dialog
+	if d.form != nil {
+		return m.formKey(k)
+	}
 	if d.typing {
 		switch k.String() {
 		case "enter":
@@ -181,6 +187,9 @@ func (m *model) rememberRule(p permission.Prompt) {
 // view draws the dialog: the tool and its call, the exact part asked about,
 // the reason, and the answers.
 func (d *dialog) view(r *renderer, width int) string {
+	if d.form != nil {
+		return d.form.view(width)
+	}
 	inner := max(20, width-4)
 	lines := append([]string(nil), d.callLines(r, inner)...)
 	lines = append(lines, "", "Do you want to proceed?")
@@ -226,4 +235,22 @@ func (d *dialog) callLines(r *renderer, inner int) []string {
 	}
 	d.head, d.headWidth = lines, inner
 	return lines
+}
+
+// formKey hands a key to the dialog's form and sends its answer when it has
+// one; Esc refuses and interrupts the turn, as in every dialog.
+func (m *model) formKey(k tea.KeyPressMsg) tea.Cmd {
+	d := m.dialog
+	if s := k.String(); s == "esc" || s == "ctrl+c" {
+		m.dialog = nil
+		d.reply <- permission.Answer{Message: fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", d.prompt.Tool)}
+		m.interrupt()
+		return nil
+	}
+	answer, done, cmd := d.form.key(k)
+	if done {
+		m.dialog = nil
+		d.reply <- answer
+	}
+	return cmd
 }

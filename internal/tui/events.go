@@ -38,6 +38,11 @@ func (m *model) sessionEvent(e agent.Event) {
 		m.conv.add(&block{kind: blockCompact, body: e.Message.Text(), text: fmt.Sprintf("Conversation compacted: %d messages summarised (about %d → %d tokens).",
 			e.MessagesSummarized, e.PreTokens, e.PostTokens)})
 		m.ctxUsed = e.PostTokens
+	case agent.ModeChanged:
+		m.mode = e.Mode
+		if m.turn != nil {
+			m.turn.mode = e.Mode
+		}
 	case agent.CommandFailed:
 		m.conv.add(&block{kind: blockError, text: fmt.Sprintf("/%s was not sent: %s", e.Name, e.Text)})
 	case agent.CompactionFailed:

@@ -31,6 +31,11 @@ type model struct {
 	dialog  *dialog
 	// picker is the open /resume list, nil when closed.
 	picker *picker
+	// rewind is the open /rewind dialog, nil when closed.
+	rewind *rewinder
+	// escAt is when Esc was last pressed on an empty prompt between turns:
+	// a second press soon after opens /rewind.
+	escAt time.Time
 	// hint is shown under the input: the completions of an @path mention,
 	// or the commands that start as the "/name" being typed, a line each.
 	hint string
@@ -83,6 +88,8 @@ type turnState struct {
 	// compacting says the turn is a /compact; compactShown that its failure
 	// was already shown from the agent's event.
 	compacting, compactShown bool
+	// mode is the permission mode the turn runs in.
+	mode permission.Mode
 	// prompt is the prompt the turn runs and userBlock the block showing
 	// it; a hook that blocks the prompt puts it back in the input.
 	prompt    string
@@ -222,6 +229,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case compactDoneMsg:
 		m.compactDone(msg.err)
 		return m, m.deliverReports()
+	case rewindDoneMsg:
+		m.rewindDone(msg)
+		return m, nil
 	case noticeMsg:
 		if msg.warning {
 			m.conv.add(&block{kind: blockError, text: msg.text})
@@ -273,10 +283,23 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
+	if m.rewind != nil {
+		return m.rewindKey(k)
+	}
 	switch k.String() {
 	case "ctrl+c":
 		return m.ctrlC()
+	case "alt+esc":
+		// Two quick presses of Esc can reach the program as one Alt+Esc.
+		if m.turn == nil && m.shellCancel == nil && m.input.Value() == "" {
+			m.openRewind()
+			return nil
+		}
 	case "esc":
+		if m.turn == nil && m.shellCancel == nil && m.input.Value() == "" {
+			m.doubleEsc()
+			return nil
+		}
 		if m.turn != nil {
 			m.turn.cancel()
 		}
@@ -422,7 +445,7 @@ func (m *model) startTurn(prompt string) tea.Cmd {
 	user := &block{kind: blockUser, text: prompt}
 	m.conv.add(user)
 	ctx, cancel := context.WithCancel(context.Background())
-	m.turn = &turnState{cancel: cancel, started: time.Now(), prompt: prompt, userBlock: user}
+	m.turn = &turnState{cancel: cancel, started: time.Now(), prompt: prompt, userBlock: user, mode: m.mode}
 	m.notifyGen++
 	run := m.opts.Run
 	return tea.Batch(tick(), m.work.cmd(func() tea.Msg {

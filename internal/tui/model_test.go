@@ -189,7 +189,7 @@ func TestShiftTabCyclesTheModeBetweenTurns(t *testing.T) {
 	if perm.Mode != permission.ModeAcceptEdits {
 		t.Fatalf("mode %s after one shift+tab", perm.Mode)
 	}
-	m.turn = &turnState{cancel: func() {}, started: time.Now()}
+	m.turn = &turnState{cancel: func() {}, started: time.Now(), mode: perm.Mode}
 	press(m, "shift+tab")
 	if perm.Mode != permission.ModeAcceptEdits || !strings.Contains(screenOf(m), "plan (next turn)") {
 		t.Fatalf("the mode changed during a turn: %s\n%s", perm.Mode, screenOf(m))

@@ -3,6 +3,7 @@ package tui
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/lipgloss/v2"
@@ -103,7 +104,7 @@ func compactLines(b *block, width int, full bool) []string {
 
 // sectionTag is a line that opens or closes a tagged section of a
 // compaction's message, such as "<summary>" or "</files-read>".
-var sectionTag = regexp.MustCompile(`^</?([a-z][a-z-]*)>$`)
+var sectionTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^</?([a-z][a-z-]*)>$`) })
 
 // summaryMarkdown prepares a compaction's message for the markdown renderer:
 // its tagged sections become headings, since markdown inside an HTML block is
@@ -112,7 +113,7 @@ var sectionTag = regexp.MustCompile(`^</?([a-z][a-z-]*)>$`)
 func summaryMarkdown(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		switch tag := sectionTag.FindStringSubmatch(l); {
+		switch tag := sectionTag().FindStringSubmatch(l); {
 		case tag != nil && l[1] == '/':
 			lines[i] = ""
 		case tag != nil:

@@ -67,6 +67,15 @@ type Options struct {
 	// Resume replaces the conversation by the session id's, for /resume;
 	// called between turns. Nil (or Sessions nil) disables /resume.
 	Resume func(id string) (Resumed, error)
+	// RewindPoints lists the prompts /rewind can go back before, oldest
+	// first; nil (or Rewind nil) disables /rewind.
+	RewindPoints func() []RewindPoint
+	// RewindPlan says what restoring the code to before a prompt would
+	// change; nil has no code to restore.
+	RewindPlan func(id string) (RewindPlan, error)
+	// Rewind restores the code, the conversation or both to before the
+	// prompt id; called between turns. What it did is reported even with an error.
+	Rewind func(id string, c RewindChoice) (RewindOutcome, error)
 	// Resumed is the conversation the session resumed at start, shown first;
 	// only its Messages and Results are read.
 	Resumed Resumed

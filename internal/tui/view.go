@@ -29,6 +29,8 @@ func (m *model) View() tea.View {
 		bottom = append(bottom, m.dialog.view(m.render, m.width))
 	case m.picker != nil:
 		bottom = append(bottom, m.picker.view(m.width, m.height/2))
+	case m.rewind != nil:
+		bottom = append(bottom, m.rewind.view(m, m.width, m.height*2/3))
 	default:
 		bottom = append(bottom, inputBorder.Width(m.width).Render(m.input.View()))
 		for line := range strings.SplitSeq(m.hint, "\n") {
@@ -84,7 +86,7 @@ func (m *model) statusLine() string {
 	if m.mode == permission.ModeDefault {
 		mode = "default mode"
 	}
-	if m.opts.Permissions != nil && m.turn != nil && m.opts.Permissions.Mode != m.mode {
+	if m.turn != nil && m.turn.mode != "" && m.turn.mode != m.mode {
 		mode += " (next turn)"
 	}
 	parts = append(parts, mode+" (shift+tab)")

@@ -161,7 +161,7 @@ func edit(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 		out.StructuredPatch = patch.Compute("", fileaccess.ConvertLineEndings(in.NewString, fileaccess.LF))
 		return out, save(ctx, env, abs, in.NewString, true)
 	}
-	raw, err := os.ReadFile(abs)
+	raw, err := fileaccess.ReadText(ctx, env, abs)
 	if err != nil {
 		return Output{}, fmt.Errorf("cannot read %s: %w", abs, err)
 	}
@@ -235,7 +235,7 @@ func save(ctx context.Context, env *tool.Env, abs, content string, full bool) er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := fileaccess.WriteAtomic(abs, []byte(content), 0o644); err != nil {
+	if err := fileaccess.WriteText(ctx, env, abs, []byte(content), 0o644); err != nil {
 		return fmt.Errorf("could not write %s: %w. Check that its directory is writable", abs, err)
 	}
 	info, err := os.Stat(abs)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -21,7 +22,7 @@ const (
 )
 
 // readPrefix is the "  12\t" a line of Read output starts with.
-var readPrefix = regexp.MustCompile(`^\s*\d+\t`)
+var readPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\d+\t`) })
 
 // notFound is the error for an old_string that is not in the file: it quotes
 // the string and shows the lines most like it, when some are.
@@ -129,7 +130,7 @@ func hasReadPrefixes(old string) bool {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if !readPrefix.MatchString(line) {
+		if !readPrefix().MatchString(line) {
 			return false
 		}
 		numbered = true

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The files a directory may hold that change what is ignored below it.
@@ -144,7 +145,7 @@ func readRules(path string) *ruleSet {
 	return parseRules(strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n"))
 }
 
-var excludesFileSetting = regexp.MustCompile(`(?im)^\s*excludesfile\s*=\s*(.+?)\s*$`)
+var excludesFileSetting = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?im)^\s*excludesfile\s*=\s*(.+?)\s*$`) })
 
 // globalGitignore reads git's global excludes file: core.excludesFile from the
 // user's git configuration, else $XDG_CONFIG_HOME/git/ignore, else
@@ -167,7 +168,7 @@ func globalGitignore() *ruleSet {
 		if err != nil {
 			continue
 		}
-		if m := excludesFileSetting.FindSubmatch(data); m != nil {
+		if m := excludesFileSetting().FindSubmatch(data); m != nil {
 			path := string(m[1])
 			if rest, ok := strings.CutPrefix(path, "~/"); ok && home != "" {
 				path = filepath.Join(home, rest)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/mini-claude/mini-claude/internal/config"
 	"github.com/mini-claude/mini-claude/internal/tool"
@@ -44,10 +45,9 @@ func isProcessPath(path string) bool {
 }
 
 // binaryExtensions are file types that are not text and that Read has no
-// special reader for.
-var binaryExtensions = map[string]bool{}
-
-func init() {
+// special reader for; built on first use.
+var binaryExtensions = sync.OnceValue(func() map[string]bool {
+	binary := map[string]bool{}
 	for _, ext := range strings.Fields(`
 		.bin .exe .dll .so .dylib .o .a .lib .ko .elf .class .jar .war .ear .pyc .pyo .pyd
 		.wasm .dex .apk .ipa .aab .deb .rpm .msi .dmg .iso .img .pkg .appimage .snap
@@ -60,14 +60,15 @@ func init() {
 		.sqlite .sqlite3 .db .mdb .accdb .parquet .feather .arrow .avro .orc
 		.npy .npz .pkl .pickle .pt .pth .onnx .h5 .hdf5 .safetensors .ckpt .tflite .pb
 		.swf .blend .fbx .glb .dwg .3ds .sav`) {
-		binaryExtensions[ext] = true
+		binary[ext] = true
 	}
-}
+	return binary
+})
 
 // binaryExtensionError refuses a file whose extension names a binary format.
 func binaryExtensionError(path string) error {
 	ext := strings.ToLower(filepath.Ext(path))
-	if !binaryExtensions[ext] {
+	if !binaryExtensions()[ext] {
 		return nil
 	}
 	return binaryError(path, ext)

@@ -51,12 +51,17 @@ func readText(ctx context.Context, env *tool.Env, abs, real string, in Input) (O
 	}
 	var whole []byte
 	var src io.Reader = f
+	if fileaccess.HasEditor(env) {
+		if src, err = editorText(ctx, env, abs); err != nil {
+			return Output{}, err
+		}
+	}
 	if !ranged && info.Size() <= maxInMemory {
-		whole, err = io.ReadAll(io.LimitReader(f, maxInMemory+1))
+		whole, err = io.ReadAll(io.LimitReader(src, maxInMemory+1))
 		if err != nil {
 			return Output{}, fmt.Errorf("read %s: %w", abs, err)
 		}
-		src = io.MultiReader(bytes.NewReader(whole), f)
+		src = io.MultiReader(bytes.NewReader(whole), src)
 		if len(whole) > maxInMemory {
 			whole = nil
 		}
@@ -91,6 +96,16 @@ func readText(ctx context.Context, env *tool.Env, abs, real string, in Input) (O
 		state.RememberPart(abs, info.ModTime())
 	}
 	return textOutput(abs, w, ex, in.AllowLarge), nil
+}
+
+// editorText is the text of the file at abs as the session's editor has
+// it, unsaved changes included.
+func editorText(ctx context.Context, env *tool.Env, abs string) (io.Reader, error) {
+	text, err := fileaccess.ReadText(ctx, env, abs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", abs, err)
+	}
+	return bytes.NewReader(text), nil
 }
 
 // largeBudget is how much text an allow_large read returns: what still fits

@@ -21,7 +21,7 @@ When not to use it: for a handful of tool calls or a file you already know, do t
 Notes:
 - Foreground by default: the call returns the agent's final report. With run_in_background: true it returns at once and you are notified when the agent finishes; do not guess its results before then.
 - The agent's report is not shown to the user: relay what matters.
-- The agent runs with the same permissions as you, in the same working directory.
+- The agent runs with the same permissions as you, in the same working directory. With isolation: "worktree" it works in a new git worktree of its own instead, an isolated copy of the repository: the worktree is removed when the agent changes nothing; otherwise its path and branch come back in the result.
 - Pass subagent_type to pick a type; without it, general-purpose is used.
 
 Available agent types and the tools they have:`
@@ -89,8 +89,12 @@ Do not duplicate this agent's work: avoid working on the same files or topics.`,
 	if strings.TrimSpace(report) == "" {
 		report = "(the sub-agent ended without a report)"
 	}
-	text := fmt.Sprintf("%s\n%s\nagentId: %s\n<usage>subagent_tokens: %d\ntool_uses: %d\nduration_ms: %d</usage>",
-		handBackHead, indent(report), out.AgentID, out.TotalTokens, out.TotalToolUseCount, out.TotalDurationMs)
+	tree := ""
+	if out.WorktreePath != "" {
+		tree = fmt.Sprintf("worktreePath: %s\nworktreeBranch: %s\n", out.WorktreePath, out.WorktreeBranch)
+	}
+	text := fmt.Sprintf("%s\n%s\nagentId: %s\n%s<usage>subagent_tokens: %d\ntool_uses: %d\nduration_ms: %d</usage>",
+		handBackHead, indent(report), out.AgentID, tree, out.TotalTokens, out.TotalToolUseCount, out.TotalDurationMs)
 	return []llm.ContentBlock{llm.TextBlock(text)}
 }
 
@@ -116,7 +120,17 @@ func notice(req tool.SubAgentRequest, report tool.SubAgentReport, err error) str
 <status>%s</status>
 <summary>%s</summary>
 %s
-<usage><subagent_tokens>%d</subagent_tokens><tool_uses>%d</tool_uses><duration_ms>%d</duration_ms></usage>
+<usage><subagent_tokens>%d</subagent_tokens><tool_uses>%d</tool_uses><duration_ms>%d</duration_ms></usage>%s
 </task-notification>`, req.AgentID, req.ToolUseID, status, summary, body,
-		report.ContextTokens, report.ToolUses, report.Duration.Milliseconds())
+		report.ContextTokens, report.ToolUses, report.Duration.Milliseconds(), worktreeElement(report))
+}
+
+// worktreeElement names the kept worktree of an isolated agent in its
+// notice, as Claude Code does; "" when there is none.
+func worktreeElement(report tool.SubAgentReport) string {
+	if report.WorktreePath == "" {
+		return ""
+	}
+	return fmt.Sprintf("\n<worktree><worktreePath>%s</worktreePath><worktreeBranch>%s</worktreeBranch></worktree>",
+		report.WorktreePath, report.WorktreeBranch)
 }

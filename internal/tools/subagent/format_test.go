@@ -26,6 +26,10 @@ func TestFormats(t *testing.T) {
 	report := tool.SubAgentReport{Text: "The parser is in /src/parse.go.\n\nIt has two entry points.", ContextTokens: 1234, ToolUses: 3, Duration: 1500 * time.Millisecond}
 	completed := Output{Status: "completed", AgentID: req.AgentID, Content: []llm.ContentBlock{llm.TextBlock(report.Text)},
 		TotalTokens: 1234, TotalToolUseCount: 3, TotalDurationMs: 1500}
+	isolated := completed
+	isolated.WorktreePath, isolated.WorktreeBranch = "/repo/.mini-claude/worktrees/agent-a0123456789abcdef", "worktree-agent-a0123456789abcdef"
+	keptReport := report
+	keptReport.WorktreePath, keptReport.WorktreeBranch = isolated.WorktreePath, isolated.WorktreeBranch
 	tests := []struct {
 		name string
 		text string
@@ -34,6 +38,8 @@ func TestFormats(t *testing.T) {
 		{"empty_report", content(Output{Status: "completed", AgentID: req.AgentID})[0].Text},
 		{"background_launched", content(Output{Status: "async_launched", AgentID: req.AgentID})[0].Text},
 		{"notice_completed", notice(req, report, nil)},
+		{"foreground_result_worktree", content(isolated)[0].Text},
+		{"notice_worktree", notice(req, keptReport, nil)},
 		{"notice_failed", notice(req, tool.SubAgentReport{Duration: time.Second}, errors.New("context canceled"))},
 		{"description", description([]Type{GeneralPurpose, {Name: "reader", Description: "Reads.", Tools: []string{"Read", "Grep"}}, {Name: "thinker", Description: "Thinks.", Tools: []string{}}})},
 	}

@@ -54,6 +54,7 @@ type Input struct {
 	SubagentType    string `json:"subagent_type,omitempty" jsonschema_description:"The type of specialized agent to use for this task"`
 	Model           string `json:"model,omitempty" jsonschema:"enum=sonnet,enum=opus,enum=haiku" jsonschema_description:"Optional model for this agent. Takes precedence over the agent type's model. If omitted, the type's model is used, else the parent's."`
 	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema_description:"Set to true to run the agent in the background and go on with other work; you will be notified when it completes. Leave it unset when your next step depends on the result."`
+	Isolation       string `json:"isolation,omitempty" jsonschema:"enum=worktree" jsonschema_description:"Isolation mode. \"worktree\" creates a temporary git worktree so the agent works on an isolated copy of the repo."`
 }
 
 // Output is the tool's typed result, shown as tool_use_result in stream-json.
@@ -72,6 +73,10 @@ type Output struct {
 	TotalToolUseCount int                `json:"totalToolUseCount,omitempty"`
 	Usage             *llm.Usage         `json:"usage,omitempty"`
 	CostUSD           float64            `json:"costUSD,omitempty"`
+	// WorktreePath and WorktreeBranch name the worktree an isolated agent
+	// changed something in, which is kept.
+	WorktreePath   string `json:"worktreePath,omitempty"`
+	WorktreeBranch string `json:"worktreeBranch,omitempty"`
 }
 
 // Tool is the Agent tool. Its description names only the built-in type;
@@ -103,6 +108,9 @@ func validate(_ context.Context, in Input, env *tool.Env) error {
 	if runner == nil {
 		return errors.New("sub-agents cannot be started in this session (the depth limit is reached, or no agent runner is set up); do the task yourself")
 	}
+	if in.Isolation != "" && in.Isolation != isolationWorktree {
+		return fmt.Errorf("isolation %q is not supported: use \"worktree\" to run the agent in a git worktree of its own, or leave it out", in.Isolation)
+	}
 	if _, ok := lookup(types, in.SubagentType); !ok {
 		return fmt.Errorf("agent type %q not found. Available agent types: %s. Pass one of them as subagent_type, or leave it out for %s",
 			in.SubagentType, strings.Join(Names(types), ", "), GeneralPurposeName)
@@ -125,8 +133,14 @@ func call(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 		return Output{}, validate(ctx, in, env)
 	}
 	req := tool.SubAgentRequest{AgentID: newAgentID(), Type: typ.Name, Role: typ.Prompt, Tools: typ.Tools, TypeModel: typ.Model,
-		Model: in.Model, Description: in.Description, Prompt: in.Prompt, ToolUseID: env.ToolUseID, Background: in.RunInBackground}
+		Model: in.Model, Description: in.Description, Prompt: in.Prompt, ToolUseID: env.ToolUseID, Background: in.RunInBackground,
+		Worktree: in.Isolation == isolationWorktree}
 	out := Output{Prompt: in.Prompt, AgentID: req.AgentID, AgentType: typ.Name}
+	if req.Worktree {
+		if err := checkRepository(ctx, env.Cwd); err != nil {
+			return Output{}, err
+		}
+	}
 	if in.RunInBackground {
 		if err := startBackground(env.Session, runner, req); err != nil {
 			return Output{}, err
@@ -135,6 +149,10 @@ func call(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 		return out, nil
 	}
 	report, err := runner.RunAgent(ctx, req)
+	var refused *tool.OutputError
+	if errors.As(err, &refused) {
+		return Output{}, err
+	}
 	if err != nil {
 		return Output{}, fmt.Errorf("the sub-agent %q stopped before finishing: %w. Its work so far is lost to you; retry with a narrower task or do it yourself", in.Description, err)
 	}
@@ -143,6 +161,7 @@ func call(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output
 	out.ResolvedModel, out.TotalDurationMs = report.Model, report.Duration.Milliseconds()
 	out.TotalTokens, out.TotalToolUseCount = report.ContextTokens, report.ToolUses
 	out.Usage, out.CostUSD = &report.Usage, report.CostUSD
+	out.WorktreePath, out.WorktreeBranch = report.WorktreePath, report.WorktreeBranch
 	return out, nil
 }
 

@@ -3,6 +3,7 @@ package webfetch
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // preapprovedSites are the documentation sites Claude Code 2.1.332 fetches
@@ -29,9 +30,9 @@ var preapprovedSites = []string{
 	"httpd.apache.org",
 }
 
-// preapprovedHosts and preapprovedPaths split preapprovedSites into whole
-// hosts and hosts with their path prefixes.
-var preapprovedHosts, preapprovedPaths = func() (map[string]bool, map[string][]string) {
+// preapprovedSplit splits preapprovedSites into whole
+// hosts and hosts with their path prefixes, on first use.
+var preapprovedSplit = sync.OnceValues(func() (map[string]bool, map[string][]string) {
 	hosts, paths := map[string]bool{}, map[string][]string{}
 	for _, site := range preapprovedSites {
 		if host, path, ok := strings.Cut(site, "/"); ok {
@@ -41,17 +42,17 @@ var preapprovedHosts, preapprovedPaths = func() (map[string]bool, map[string][]s
 		}
 	}
 	return hosts, paths
-}()
+})
 
 var (
 	// encodedSeparator is a slash, backslash or dot written as an escape,
 	// which could step out of a preapproved path.
-	encodedSeparator = regexp.MustCompile(`(?i)%(25)*(2f|5c|2e)`)
+	encodedSeparator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)%(25)*(2f|5c|2e)`) })
 	// mainBranchRepo and mainBranchRaw are the only pages of other
 	// repositories on github.com and raw.githubusercontent.com that count:
 	// a repository's main branch.
-	mainBranchRepo = regexp.MustCompile(`^/[^/]+/[^/]+(/?|/(tree|blob)/main(/.*)?)$`)
-	mainBranchRaw  = regexp.MustCompile(`^/[^/]+/[^/]+/refs/heads/main/.`)
+	mainBranchRepo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/[^/]+/[^/]+(/?|/(tree|blob)/main(/.*)?)$`) })
+	mainBranchRaw  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/[^/]+/[^/]+/refs/heads/main/.`) })
 )
 
 // preapproved reports whether Claude Code fetches the page without asking:
@@ -59,10 +60,11 @@ var (
 // fetched and summarised without the quoting limits of other pages.
 func preapproved(host, path string) bool {
 	host = strings.ToLower(host)
+	preapprovedHosts, preapprovedPaths := preapprovedSplit()
 	if preapprovedHosts[host] {
 		return true
 	}
-	if encodedSeparator.MatchString(path) {
+	if encodedSeparator().MatchString(path) {
 		return false
 	}
 	for _, prefix := range preapprovedPaths[host] {
@@ -73,9 +75,9 @@ func preapproved(host, path string) bool {
 		case host == "github.com" && prefix == "/anthropics":
 			return true
 		case host == "github.com":
-			return mainBranchRepo.MatchString(path)
+			return mainBranchRepo().MatchString(path)
 		case host == "raw.githubusercontent.com":
-			return mainBranchRaw.MatchString(path)
+			return mainBranchRaw().MatchString(path)
 		}
 		return true
 	}

@@ -94,15 +94,15 @@ func accesses(_ context.Context, in Input, env *tool.Env) tool.Access {
 	return fileaccess.WriteAccess(env, in.FilePath)
 }
 
-func validate(_ context.Context, in Input, env *tool.Env) error {
-	_, _, err := existing(env, workspace.Resolve(env, in.FilePath))
+func validate(ctx context.Context, in Input, env *tool.Env) error {
+	_, _, err := existing(ctx, env, workspace.Resolve(env, in.FilePath))
 	return err
 }
 
 func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Output, error) {
 	abs := workspace.Resolve(env, in.FilePath)
 	in.Content = fileaccess.TrimLineEnds(abs, in.Content)
-	old, exists, err := existing(env, abs)
+	old, exists, err := existing(ctx, env, abs)
 	if err != nil {
 		return Output{}, err
 	}
@@ -113,7 +113,7 @@ func write(ctx context.Context, in Input, env *tool.Env, _ tool.Progress) (Outpu
 	if err := ctx.Err(); err != nil {
 		return Output{}, err
 	}
-	if err := fileaccess.WriteAtomic(abs, []byte(data), 0o644); err != nil {
+	if err := fileaccess.WriteText(ctx, env, abs, []byte(data), 0o644); err != nil {
 		return Output{}, fmt.Errorf("could not write %s: %w. Check that the path is right and its directory is writable", abs, err)
 	}
 	info, err := os.Stat(abs)
@@ -137,10 +137,11 @@ func toBlocks(out Output) []llm.ContentBlock {
 	return []llm.ContentBlock{llm.TextBlock("File created successfully at: " + out.FilePath + fileaccess.StateCurrentNote)}
 }
 
-// existing returns the current content of the file at abs when there is one,
+// existing returns the current content of the file at abs when there is one
+// (the editor's, when the session has one),
 // after checking that the session may replace it: a regular UTF-8 file, read
 // whole in this session and unchanged on disk since.
-func existing(env *tool.Env, abs string) ([]byte, bool, error) {
+func existing(ctx context.Context, env *tool.Env, abs string) ([]byte, bool, error) {
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -155,7 +156,7 @@ func existing(env *tool.Env, abs string) ([]byte, bool, error) {
 	if err := checkSeen(env, abs); err != nil {
 		return nil, false, err
 	}
-	content, err := os.ReadFile(abs)
+	content, err := fileaccess.ReadText(ctx, env, abs)
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot read %s to keep its line endings: %w", abs, err)
 	}

@@ -1,0 +1,189 @@
+package checkpoint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// A file's content is stored in content-defined chunks, each addressed by
+// its SHA-256 and stored once, so that two versions of a large file share
+// every chunk the change did not touch: the store grows with the bytes that
+// changed, not with the file's size. The cut points come from a gear rolling
+// hash over the content itself (as in FastCDC), so an insertion moves the
+// cuts after it along with the bytes instead of shifting every later chunk.
+const (
+	// minChunk is the smallest chunk but a file's last; a file no larger is
+	// one chunk.
+	minChunk = 4 << 10
+	// cutMask has 13 bits set: past minChunk, a cut comes on average every 8 KiB.
+	cutMask = uint64(1<<13-1) << (64 - 13)
+	// maxChunk is the largest chunk: content without a cut point is cut there.
+	maxChunk = 64 << 10
+)
+
+// gear maps each byte to a fixed pseudo-random value for the rolling hash;
+// splitmix64 from a fixed seed, so the cuts are the same in every run.
+var gear = func() (t [256]uint64) {
+	x := uint64(0x6d696e692d636c61)
+	for i := range t {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		t[i] = z ^ z>>31
+	}
+	return t
+}()
+
+// chunkEnd returns the length of the chunk data starts with.
+func chunkEnd(data []byte) int {
+	if len(data) <= minChunk {
+		return len(data)
+	}
+	n := min(len(data), maxChunk)
+	var h uint64
+	for i := minChunk; i < n; i++ {
+		h = h<<1 + gear[data[i]]
+		if h&cutMask == 0 {
+			return i + 1
+		}
+	}
+	return n
+}
+
+// chunks splits data into its content-defined chunks; empty data is one empty chunk.
+func chunks(data []byte) [][]byte {
+	out := [][]byte{data[:chunkEnd(data)]}
+	for rest := data[len(out[0]):]; len(rest) > 0; rest = rest[len(out[len(out)-1]):] {
+		out = append(out, rest[:chunkEnd(rest)])
+	}
+	return out
+}
+
+// fingerprint splits data into chunks and returns the content's address,
+// the chunks and their addresses. Content of one chunk is addressed by its
+// SHA-256; content of more by the SHA-256 of its chunks' sums, one after the other.
+func fingerprint(data []byte) (id string, parts [][]byte, sums []string) {
+	parts = chunks(data)
+	if len(parts) == 1 {
+		sum := sha256.Sum256(data)
+		id = hex.EncodeToString(sum[:])
+		return id, parts, []string{id}
+	}
+	manifest := make([]byte, 0, len(parts)*sha256.Size)
+	sums = make([]string, len(parts))
+	for i, p := range parts {
+		sum := sha256.Sum256(p)
+		manifest = append(manifest, sum[:]...)
+		sums[i] = hex.EncodeToString(sum[:])
+	}
+	sum := sha256.Sum256(manifest)
+	return hex.EncodeToString(sum[:]), parts, sums
+}
+
+// span is where a chunk lies in the pack.
+type span struct {
+	Sum string `json:"sha256"`
+	Off int64  `json:"off"`
+	Len int64  `json:"len"`
+}
+
+// pack is the store's chunks, appended one after the other to a single
+// file: an append costs a write, where a file per chunk would cost a file's
+// creation for each. Which chunk lies where is recorded in the index, by the
+// entry whose snapshot added it, after the chunk is written.
+type pack struct {
+	path string
+	// w appends, r reads; both are opened on first use.
+	w, r *os.File
+	size int64
+	at   map[string]span
+}
+
+// add appends the chunks the pack lacks and returns where they went.
+func (p *pack) add(parts [][]byte, sums []string) ([]span, error) {
+	var added []span
+	for i, part := range parts {
+		if _, ok := p.at[sums[i]]; ok || slices.ContainsFunc(added, func(s span) bool { return s.Sum == sums[i] }) {
+			continue
+		}
+		if p.w == nil {
+			if err := p.open(); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := p.w.Write(part); err != nil {
+			return nil, fmt.Errorf("store a checkpoint chunk: %w", err)
+		}
+		added = append(added, span{Sum: sums[i], Off: p.size, Len: int64(len(part))})
+		p.size += int64(len(part))
+	}
+	return added, nil
+}
+
+// open opens the pack for appending, creating its folder; a torn tail a
+// crash left is skipped, since no index line points into it.
+func (p *pack) open() error {
+	if err := os.MkdirAll(filepath.Dir(p.path), 0o700); err != nil {
+		return fmt.Errorf("create the checkpoint folder: %w", err)
+	}
+	f, err := os.OpenFile(p.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open the checkpoint pack: %w", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("open the checkpoint pack: %w", err)
+	}
+	p.w, p.size = f, info.Size()
+	return nil
+}
+
+// errDamaged says a chunk is missing from the pack or does not hold what its sum says.
+var errDamaged = errors.New("the checkpoint store is missing or has damaged data for it")
+
+// load returns the content made of the chunks sums, each checked against its sum.
+func (p *pack) load(sums []string) ([]byte, error) {
+	if p.r == nil {
+		f, err := os.Open(p.path)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errDamaged, err)
+		}
+		p.r = f
+	}
+	var out []byte
+	for _, sum := range sums {
+		s, ok := p.at[sum]
+		if !ok {
+			return nil, errDamaged
+		}
+		part := make([]byte, s.Len)
+		if _, err := p.r.ReadAt(part, s.Off); err != nil && !(errors.Is(err, io.EOF) && s.Len == 0) {
+			return nil, fmt.Errorf("%w: %v", errDamaged, err)
+		}
+		if got := sha256.Sum256(part); hex.EncodeToString(got[:]) != sum {
+			return nil, errDamaged
+		}
+		out = append(out, part...)
+	}
+	return out, nil
+}
+
+// close closes the pack's files.
+func (p *pack) close() error {
+	var errs []error
+	for _, f := range []*os.File{p.w, p.r} {
+		if f != nil {
+			errs = append(errs, f.Close())
+		}
+	}
+	p.w, p.r = nil, nil
+	return errors.Join(errs...)
+}
