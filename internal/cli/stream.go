@@ -269,31 +269,34 @@ func (st *stream) turn(ctx context.Context, prompt string, images []llm.ContentB
 }
 
 // control answers the program's requests that do not wait for the turn.
-func (st *stream) control(subtype string, raw json.RawMessage) (any, error) {
+func (st *stream) control(subtype string, raw json.RawMessage) (any, func(), error) {
 	var req struct {
 		Mode  string `json:"mode"`
 		Model string `json:"model"`
 	}
 	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, fmt.Errorf("malformed %s request: %w", subtype, err)
+		return nil, nil, fmt.Errorf("malformed %s request: %w", subtype, err)
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	switch subtype {
 	case "interrupt":
-		if st.cancel != nil {
-			st.cancel()
-		}
-		st.conn.WithdrawAll()
-		return map[string]any{"still_queued": []any{}}, nil
+		// The open questions are withdrawn before the answer, the turn ended after it.
+		release, cancel := st.conn.WithdrawAll(), st.cancel
+		return map[string]any{"still_queued": []any{}}, func() {
+			if cancel != nil {
+				cancel()
+			}
+			release()
+		}, nil
 	case "set_permission_mode":
 		mode, err := permission.ParseMode(req.Mode)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.nextMode = mode
 		st.p.emit(statusEvent{Type: "system", Subtype: "status", PermissionMode: string(mode), SessionID: st.p.sessionID, UUID: uuid.NewString()})
-		return map[string]any{"mode": mode}, nil
+		return map[string]any{"mode": mode}, nil, nil
 	case "set_model":
 		model := req.Model
 		if model == "" || model == "default" {
@@ -307,11 +310,11 @@ func (st *stream) control(subtype string, raw json.RawMessage) (any, error) {
 		st.p.emit(replayEvent{Type: "user", Message: replayMessage{Role: "user",
 			Content: "<local-command-stdout>Set model to `" + model + "`</local-command-stdout>"},
 			SessionID: st.p.sessionID, UUID: uuid.NewString(), Timestamp: time.Now().UTC().Format(time.RFC3339Nano), IsReplay: true})
-		return map[string]any{"model": model}, nil
+		return map[string]any{"model": model}, nil, nil
 	case "mcp_status":
-		return map[string]any{"mcpServers": mcpServerEvents(st.servers)}, nil
+		return map[string]any{"mcpServers": mcpServerEvents(st.servers)}, nil, nil
 	}
-	return nil, fmt.Errorf("unsupported control request %q", subtype)
+	return nil, nil, fmt.Errorf("unsupported control request %q", subtype)
 }
 
 // statusEvent reports a change of the session's permission mode.

@@ -36,8 +36,9 @@ type Inbound struct {
 
 // Control answers the control requests that do not wait their turn
 // (interrupt, set_permission_mode, set_model…): it returns the response
-// object, or an error the program is told.
-type Control func(subtype string, request json.RawMessage) (any, error)
+// object, or an error the program is told, and what to do once the answer
+// is written (then, which may be nil).
+type Control func(subtype string, request json.RawMessage) (body any, then func(), err error)
 
 // Conn is one connection to an Agent SDK program over a pair of streams.
 // Writes are whole lines, safe to call from any goroutine.
@@ -187,10 +188,11 @@ var ErrWithdrawn = errors.New("the question was withdrawn")
 
 // WithdrawAll gives up every request still waiting for the program's
 // answer, telling the program of each with a control_cancel_request (the
-// SDK aborts the callback's signal), before it returns: Claude Code
-// withdraws its open questions when the program interrupts the turn,
-// before it answers the interrupt. The waiting calls return ErrWithdrawn.
-func (c *Conn) WithdrawAll() {
+// SDK aborts the callback's signal) before it returns; a late answer is
+// dropped. The waiting calls return ErrWithdrawn once release is called:
+// Claude Code withdraws its open questions when the program interrupts the
+// turn, answers the interrupt, and only then ends the calls they held.
+func (c *Conn) WithdrawAll() (release func()) {
 	c.pendMu.Lock()
 	ids := make([]string, 0, len(c.pending))
 	for id := range c.pending {
@@ -203,9 +205,13 @@ func (c *Conn) WithdrawAll() {
 		delete(c.pending, id)
 	}
 	c.pendMu.Unlock()
-	for i, id := range ids {
+	for _, id := range ids {
 		_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
-		chans[i] <- response{err: ErrWithdrawn}
+	}
+	return func() {
+		for _, ch := range chans {
+			ch <- response{err: ErrWithdrawn}
+		}
 	}
 }
 
@@ -323,9 +329,13 @@ func (c *Conn) request(id string, raw json.RawMessage) error {
 		c.enqueue(Inbound{Init: &init, ID: id})
 		return nil
 	}
-	body, err := c.control(head.Subtype, raw)
+	body, then, err := c.control(head.Subtype, raw)
 	if err != nil {
 		return c.RespondError(id, err)
 	}
-	return c.Respond(id, body)
+	err = c.Respond(id, body)
+	if then != nil {
+		then()
+	}
+	return err
 }

@@ -45,9 +45,9 @@ func (l *lockedBuffer) lines() []map[string]any {
 func TestTheInputIsQueuedInOrderAndControlsAreAnsweredAtOnce(t *testing.T) {
 	out := &lockedBuffer{}
 	var controls []string
-	c := New(out, func(subtype string, _ json.RawMessage) (any, error) {
+	c := New(out, func(subtype string, _ json.RawMessage) (any, func(), error) {
 		controls = append(controls, subtype)
-		return map[string]any{"ok": true}, nil
+		return map[string]any{"ok": true}, nil, nil
 	})
 	in := strings.Join([]string{
 		`{"type":"control_request","request_id":"a","request":{"subtype":"initialize","systemPrompt":"Be brief.","appendSystemPrompt":"More."}}`,
@@ -173,9 +173,9 @@ func TestAQuestionGivenUpIsWithdrawnOnceWithAControlCancelRequest(t *testing.T) 
 		wantErr error
 	}{
 		// The program interrupted the turn: withdrawn before the interrupt is answered.
-		{"withdrawn", func(c *Conn, _ context.CancelFunc) { c.WithdrawAll() }, ErrWithdrawn},
+		{"withdrawn", func(c *Conn, _ context.CancelFunc) { c.WithdrawAll()() }, ErrWithdrawn},
 		{"its context ended", func(_ *Conn, cancel context.CancelFunc) { cancel() }, context.Canceled},
-		{"both", func(c *Conn, cancel context.CancelFunc) { cancel(); c.WithdrawAll() }, nil},
+		{"both", func(c *Conn, cancel context.CancelFunc) { release := c.WithdrawAll(); cancel(); release() }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
