@@ -230,10 +230,12 @@ func (a *Agent) Messages() []llm.Message { return a.messages }
 // ErrLoop is the cause of a run stopped because the model repeated a failing call.
 var ErrLoop = errors.New("the model repeated the same failing tool call")
 
-// Run adds prompt to the conversation and runs turns until the model ends its
-// turn, MaxTurns is reached, a failure outlasts the retries, the model loops, or
-// ctx is cancelled. The conversation stays valid for the API in every case.
-func (a *Agent) Run(ctx context.Context, prompt string) Result {
+// Run adds prompt to the conversation, with images after its text (those of
+// an Agent SDK program's message), and runs turns until
+// the model ends its turn, MaxTurns is reached, a failure outlasts the
+// retries, the model loops, or ctx is cancelled. The conversation stays
+// valid for the API in every case.
+func (a *Agent) Run(ctx context.Context, prompt string, images ...llm.ContentBlock) Result {
 	id := a.parentPromptID
 	if id == "" {
 		id = uuid.NewString()
@@ -265,6 +267,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 			defer a.useModel(inv.cmd.Model)()
 		}
 	}
+	msg.Content = append(msg.Content, images...)
 	if first := slices.Concat(a.opts.StartContext, a.skillListing(), extra, a.planReminder(prompt), a.unknownCommand(prompt)); len(first) > 0 {
 		a.opts.StartContext = nil
 		msg.Content = append(first, msg.Content...)

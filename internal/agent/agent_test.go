@@ -250,6 +250,44 @@ func TestPrompterAnswers(t *testing.T) {
 	}
 }
 
+func TestImagesGoAfterThePromptsText(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("Red.")}})
+	image := llm.ContentBlock{Type: llm.BlockImage, Source: &llm.ImageSource{Type: "base64", MediaType: "image/png", Data: "AAA"}}
+	h.agent(t, nil).Run(context.Background(), "what colour?", image)
+	content := h.srv.Requests()[0].Messages[0].Content
+	last := content[len(content)-1]
+	if len(content) < 2 || content[len(content)-2].Text != "what colour?" || last.Type != llm.BlockImage || last.Source.Data != "AAA" {
+		t.Errorf("the message holds %+v, want the text then the image", content)
+	}
+}
+
+// interrupting is asked while the turn is interrupted: it ends the turn and
+// gives up waiting, as a program's or a user's interrupt does.
+type interrupting struct{ cancel context.CancelFunc }
+
+func (p interrupting) Ask(ctx context.Context, _ permission.Prompt) (permission.Answer, error) {
+	p.cancel()
+	<-ctx.Done()
+	return permission.Answer{}, ctx.Err()
+}
+
+func TestAQuestionOpenWhenTheTurnIsInterruptedRefusesTheCallInClaudeCodesWords(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("t", "Touch", `{"path":"x"}`)}})
+	ctx, cancel := context.WithCancel(context.Background())
+	a := h.agent(t, func(o *agent.Options) { o.Prompter = interrupting{cancel} })
+	res := a.Run(ctx, "touch")
+	if res.Outcome != agent.Interrupted {
+		t.Fatalf("outcome = %v (%v), want interrupted", res.Outcome, res.Err)
+	}
+	msgs := a.Messages()
+	result := msgs[len(msgs)-1].Content[0]
+	if !result.IsError || !strings.HasPrefix(resultText(result), "The user doesn't want to proceed with this tool use.") {
+		t.Errorf("result %q (error %v), want Claude Code's rejection", resultText(result), result.IsError)
+	}
+}
+
 func TestMaxTurns(t *testing.T) {
 	h := newHarness(t)
 	h.srv.Push(llmtest.Turn{Blocks: []llm.ContentBlock{sleepCall("s", "s", 1, false)}})

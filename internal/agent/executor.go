@@ -296,6 +296,9 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	}
 	answer, err := a.opts.Prompter.Ask(ctx, prompt)
 	switch {
+	case err != nil && ctx.Err() != nil:
+		// The turn was interrupted with the question open: refused in Claude Code's words.
+		return refusal{text: rejectedText, asked: true, byHook: byHook}
 	case err != nil:
 		return refusal{text: fmt.Sprintf("Permission to use %s could not be asked: %v.", name, err), asked: true, byHook: byHook}
 	case answer.Allow:

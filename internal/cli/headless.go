@@ -75,13 +75,13 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	return exitFor(res, s.provider, f.Getenv)
 }
 
-// runWithBackground runs the prompt, then, as long as background agents the
+// runWithBackground runs the prompt (with its attached blocks), then, as long as background agents the
 // run started are still working, waits for them and gives the model their
 // reports in a new turn, as Claude Code does: -p does not exit while a
 // background agent works, and no report is lost. Each run but the last is
 // reported to p as a turn of its own.
-func runWithBackground(ctx context.Context, a *agent.Agent, state *tool.Session, prompt string, p *printer) agent.Result {
-	res := a.Run(ctx, prompt)
+func runWithBackground(ctx context.Context, a *agent.Agent, state *tool.Session, prompt string, p *printer, attached ...llm.ContentBlock) agent.Result {
+	res := a.Run(ctx, prompt, attached...)
 	for res.Outcome == agent.Completed && subagent.Launched(state) > 0 {
 		if err := subagent.WaitAny(ctx, state); err != nil {
 			p.finishTurn(res)

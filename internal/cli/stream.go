@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -87,8 +88,20 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 	st.conn = sdkproto.New(f.IO.Out, st.control)
 	st.p = &printer{format: formatStreamJSON, out: st.conn, errOut: f.IO.ErrOut, verbose: opts.Verbose,
 		includeHooks: opts.IncludeHookEvents, model: s.model}
+	input := newStoppableInput(f.IO.In, f.IO.InIsTerminal)
 	read := make(chan error, 1)
-	go func() { read <- st.conn.Read(f.IO.In) }()
+	go func() { read <- st.conn.Read(input) }()
+	// stopReading ends the reader and waits for it, unless the input
+	// cannot be stopped (a terminal), whose reader the exit ends.
+	stopReading := func() error {
+		if input.stop == nil {
+			return nil
+		}
+		input.stop()
+		err := <-read
+		input.done()
+		return err
+	}
 	var last agent.Result
 	for {
 		in, ok := st.conn.Next(ctx)
@@ -101,20 +114,26 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 		case in.User != nil:
 			if st.agent == nil {
 				if err := st.start(ctx); err != nil {
+					_ = stopReading()
 					return err
 				}
 			}
-			last = st.turn(ctx, in.User.Text())
+			last = st.turn(ctx, in.User.Text(), in.User.Images())
 		}
 	}
 	if st.agent != nil {
 		st.ended()
 	}
 	if ctx.Err() != nil {
+		// A signal: the input may still be open.
+		_ = stopReading()
 		return &ExitError{Code: ExitInterrupted, Err: ctx.Err()}
 	}
-	if err := <-read; err != nil {
-		return &ExitError{Code: ExitFailed, Err: err}
+	// The input ended, so the reader has returned.
+	readErr := <-read
+	input.done()
+	if readErr != nil {
+		return &ExitError{Code: ExitFailed, Err: readErr}
 	}
 	if st.agent == nil {
 		return nil
@@ -219,8 +238,9 @@ func (st *stream) start(ctx context.Context) error {
 	return nil
 }
 
-// turn runs one user message to its result; an interrupt ends it early.
-func (st *stream) turn(ctx context.Context, prompt string) agent.Result {
+// turn runs one user message, its text and its images, to its result; an
+// interrupt ends it early.
+func (st *stream) turn(ctx context.Context, prompt string, images []llm.ContentBlock) agent.Result {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st.mu.Lock()
@@ -240,7 +260,7 @@ func (st *stream) turn(ctx context.Context, prompt string) agent.Result {
 		st.p.mu.Unlock()
 	}
 	st.turns++
-	res := runWithBackground(ctx, st.agent, st.state, prompt, st.p)
+	res := runWithBackground(ctx, st.agent, st.state, prompt, st.p, images...)
 	st.mu.Lock()
 	st.cancel = nil
 	st.mu.Unlock()
@@ -249,30 +269,34 @@ func (st *stream) turn(ctx context.Context, prompt string) agent.Result {
 }
 
 // control answers the program's requests that do not wait for the turn.
-func (st *stream) control(subtype string, raw json.RawMessage) (any, error) {
+func (st *stream) control(subtype string, raw json.RawMessage) (any, func(), error) {
 	var req struct {
 		Mode  string `json:"mode"`
 		Model string `json:"model"`
 	}
 	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, fmt.Errorf("malformed %s request: %w", subtype, err)
+		return nil, nil, fmt.Errorf("malformed %s request: %w", subtype, err)
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	switch subtype {
 	case "interrupt":
-		if st.cancel != nil {
-			st.cancel()
-		}
-		return map[string]any{"still_queued": []any{}}, nil
+		// The open questions are withdrawn before the answer, the turn ended after it.
+		release, cancel := st.conn.WithdrawAll(), st.cancel
+		return map[string]any{"still_queued": []any{}}, func() {
+			if cancel != nil {
+				cancel()
+			}
+			release()
+		}, nil
 	case "set_permission_mode":
 		mode, err := permission.ParseMode(req.Mode)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.nextMode = mode
 		st.p.emit(statusEvent{Type: "system", Subtype: "status", PermissionMode: string(mode), SessionID: st.p.sessionID, UUID: uuid.NewString()})
-		return map[string]any{"mode": mode}, nil
+		return map[string]any{"mode": mode}, nil, nil
 	case "set_model":
 		model := req.Model
 		if model == "" || model == "default" {
@@ -282,11 +306,15 @@ func (st *stream) control(subtype string, raw json.RawMessage) (any, error) {
 			model = full
 		}
 		st.nextModel = model
-		return map[string]any{}, nil
+		// Claude Code replays the switch as the output of a local command.
+		st.p.emit(replayEvent{Type: "user", Message: replayMessage{Role: "user",
+			Content: "<local-command-stdout>Set model to `" + model + "`</local-command-stdout>"},
+			SessionID: st.p.sessionID, UUID: uuid.NewString(), Timestamp: time.Now().UTC().Format(time.RFC3339Nano), IsReplay: true})
+		return map[string]any{"model": model}, nil, nil
 	case "mcp_status":
-		return map[string]any{"mcpServers": mcpServerEvents(st.servers)}, nil
+		return map[string]any{"mcpServers": mcpServerEvents(st.servers)}, nil, nil
 	}
-	return nil, fmt.Errorf("unsupported control request %q", subtype)
+	return nil, nil, fmt.Errorf("unsupported control request %q", subtype)
 }
 
 // statusEvent reports a change of the session's permission mode.
@@ -297,6 +325,23 @@ type statusEvent struct {
 	PermissionMode string  `json:"permissionMode"`
 	SessionID      string  `json:"session_id"`
 	UUID           string  `json:"uuid"`
+}
+
+// replayEvent is a user line Claude Code writes for something that went into
+// the session without a prompt (isReplay), such as a model switch.
+type replayEvent struct {
+	Type            string        `json:"type"`
+	Message         replayMessage `json:"message"`
+	ParentToolUseID *string       `json:"parent_tool_use_id"`
+	SessionID       string        `json:"session_id"`
+	UUID            string        `json:"uuid"`
+	Timestamp       string        `json:"timestamp"`
+	IsReplay        bool          `json:"isReplay"`
+}
+
+type replayMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
 }
 
 // joinNonEmpty joins the texts that are not empty by a blank line.

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -35,8 +36,9 @@ type Inbound struct {
 
 // Control answers the control requests that do not wait their turn
 // (interrupt, set_permission_mode, set_model…): it returns the response
-// object, or an error the program is told.
-type Control func(subtype string, request json.RawMessage) (any, error)
+// object, or an error the program is told, and what to do once the answer
+// is written (then, which may be nil).
+type Control func(subtype string, request json.RawMessage) (body any, then func(), err error)
 
 // Conn is one connection to an Agent SDK program over a pair of streams.
 // Writes are whole lines, safe to call from any goroutine.
@@ -164,8 +166,52 @@ func (c *Conn) Request(ctx context.Context, request any) (json.RawMessage, error
 	case r := <-ch:
 		return r.body, r.err
 	case <-ctx.Done():
-		_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
+		if c.forget(id) {
+			_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
+		}
 		return nil, ctx.Err()
+	}
+}
+
+// forget removes id from the requests waiting for an answer, saying whether
+// it was still there.
+func (c *Conn) forget(id string) bool {
+	c.pendMu.Lock()
+	defer c.pendMu.Unlock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	return ok
+}
+
+// ErrWithdrawn is the error of a request WithdrawAll gave up.
+var ErrWithdrawn = errors.New("the question was withdrawn")
+
+// WithdrawAll gives up every request still waiting for the program's
+// answer, telling the program of each with a control_cancel_request (the
+// SDK aborts the callback's signal) before it returns; a late answer is
+// dropped. The waiting calls return ErrWithdrawn once release is called:
+// Claude Code withdraws its open questions when the program interrupts the
+// turn, answers the interrupt, and only then ends the calls they held.
+func (c *Conn) WithdrawAll() (release func()) {
+	c.pendMu.Lock()
+	ids := make([]string, 0, len(c.pending))
+	for id := range c.pending {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	chans := make([]chan response, len(ids))
+	for i, id := range ids {
+		chans[i] = c.pending[id]
+		delete(c.pending, id)
+	}
+	c.pendMu.Unlock()
+	for _, id := range ids {
+		_ = c.Send(cancelRequest{Type: "control_cancel_request", RequestID: id})
+	}
+	return func() {
+		for _, ch := range chans {
+			ch <- response{err: ErrWithdrawn}
+		}
 	}
 }
 
@@ -238,7 +284,12 @@ func (c *Conn) dispatch(line []byte) error {
 		}
 	case "control_request":
 		return c.request(env.RequestID, env.Request)
-	case "control_cancel_request", "keep_alive", "update_environment_variables":
+	case "control_cancel_request":
+		// Claude Code aborts its handling of the named request of the
+		// program's, for the long ones (a side question, an MCP call); every
+		// request of the program's is answered here at once, so none is
+		// ever in flight to abort.
+	case "keep_alive", "update_environment_variables":
 	default:
 		return fmt.Errorf("the program sent a message of unknown type %q", env.Type)
 	}
@@ -278,9 +329,13 @@ func (c *Conn) request(id string, raw json.RawMessage) error {
 		c.enqueue(Inbound{Init: &init, ID: id})
 		return nil
 	}
-	body, err := c.control(head.Subtype, raw)
+	body, then, err := c.control(head.Subtype, raw)
 	if err != nil {
 		return c.RespondError(id, err)
 	}
-	return c.Respond(id, body)
+	err = c.Respond(id, body)
+	if then != nil {
+		then()
+	}
+	return err
 }

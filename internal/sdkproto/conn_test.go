@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -43,9 +45,9 @@ func (l *lockedBuffer) lines() []map[string]any {
 func TestTheInputIsQueuedInOrderAndControlsAreAnsweredAtOnce(t *testing.T) {
 	out := &lockedBuffer{}
 	var controls []string
-	c := New(out, func(subtype string, _ json.RawMessage) (any, error) {
+	c := New(out, func(subtype string, _ json.RawMessage) (any, func(), error) {
 		controls = append(controls, subtype)
-		return map[string]any{"ok": true}, nil
+		return map[string]any{"ok": true}, nil, nil
 	})
 	in := strings.Join([]string{
 		`{"type":"control_request","request_id":"a","request":{"subtype":"initialize","systemPrompt":"Be brief.","appendSystemPrompt":"More."}}`,
@@ -146,5 +148,116 @@ func TestPartialMessagesFollowTheMessagesAPIsEvents(t *testing.T) {
 	want := "message_start content_block_start content_block_delta content_block_delta content_block_stop content_block_start content_block_delta content_block_stop message_delta message_stop"
 	if got := strings.Join(types, " "); got != want {
 		t.Errorf("events\n%s\nwant\n%s", got, want)
+	}
+}
+
+// pendingRequest starts a request of ours on c and waits until it is out,
+// returning its id and where its outcome arrives.
+func pendingRequest(t *testing.T, ctx context.Context, c *Conn, out *lockedBuffer) (string, <-chan error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Request(ctx, map[string]string{"subtype": "can_use_tool"})
+		done <- err
+	}()
+	for len(out.lines()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	return out.lines()[0]["request_id"].(string), done
+}
+
+func TestAQuestionGivenUpIsWithdrawnOnceWithAControlCancelRequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		giveUp  func(c *Conn, cancel context.CancelFunc)
+		wantErr error
+	}{
+		// The program interrupted the turn: withdrawn before the interrupt is answered.
+		{"withdrawn", func(c *Conn, _ context.CancelFunc) { c.WithdrawAll()() }, ErrWithdrawn},
+		{"its context ended", func(_ *Conn, cancel context.CancelFunc) { cancel() }, context.Canceled},
+		{"both", func(c *Conn, cancel context.CancelFunc) { release := c.WithdrawAll(); cancel(); release() }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &lockedBuffer{}
+			c := New(out, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			id, done := pendingRequest(t, ctx, c, out)
+			tt.giveUp(c, cancel)
+			err := <-done
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) || err == nil {
+				t.Errorf("the request returned %v, want %v", err, tt.wantErr)
+			}
+			// A late answer is dropped.
+			if err := c.Read(strings.NewReader(`{"type":"control_response","response":{"subtype":"success","request_id":"` + id + `","response":{}}}` + "\n")); err != nil {
+				t.Fatal(err)
+			}
+			var cancels []string
+			for _, l := range out.lines()[1:] {
+				cancels = append(cancels, fmt.Sprint(l["type"], " ", l["request_id"]))
+			}
+			if want := "control_cancel_request " + id; len(cancels) != 1 || cancels[0] != want {
+				t.Errorf("wrote %q after the question, want one %q", cancels, want)
+			}
+		})
+	}
+}
+
+// Claude Code aborts, on the program's control_cancel_request, its handling
+// of the program's own long requests (a side question, an MCP call through
+// the CLI); mini-claude answers each of the program's requests at once, so
+// there is never one to abort, and one naming a question of ours does not
+// end it: the program answers that.
+func TestTheProgramsControlCancelRequestLeavesOurQuestionWaitingForItsAnswer(t *testing.T) {
+	pr, pw := io.Pipe()
+	out := &lockedBuffer{}
+	c := New(out, nil)
+	read := make(chan error, 1)
+	go func() { read <- c.Read(pr) }()
+	id, done := pendingRequest(t, context.Background(), c, out)
+	io.WriteString(pw, `{"type":"control_cancel_request","request_id":"`+id+`"}`+"\n")
+	io.WriteString(pw, `{"type":"control_cancel_request","request_id":"unknown"}`+"\n")
+	io.WriteString(pw, `{"type":"control_response","response":{"subtype":"success","request_id":"`+id+`","response":{"behavior":"allow"}}}`+"\n")
+	if err := <-done; err != nil {
+		t.Errorf("the question ended with %v, want the program's answer", err)
+	}
+	pw.Close()
+	if err := <-read; err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.lines()); n != 1 {
+		t.Errorf("wrote %d lines, want only the question", n)
+	}
+}
+
+func TestAUserMessagesImagesGoToTheModelBesideItsText(t *testing.T) {
+	tests := []struct {
+		name, content string
+		wantText      string
+		wantImages    []string
+	}{
+		{"a string", `"hello"`, "hello", nil},
+		{"text and images", `[{"type":"text","text":"what is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAA"}},` +
+			`{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"BBB"}}]`, "what is this?", []string{"image/png AAA", "image/jpeg BBB"}},
+		{"an image without its source", `[{"type":"image"}]`, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m UserMessage
+			if err := json.Unmarshal([]byte(`{"type":"user","message":{"role":"user","content":`+tt.content+`}}`), &m); err != nil {
+				t.Fatal(err)
+			}
+			var images []string
+			for _, b := range m.Images() {
+				if b.Type != llm.BlockImage || b.Source.Type != "base64" {
+					t.Errorf("block %+v, want a base64 image", b)
+				}
+				images = append(images, b.Source.MediaType+" "+b.Source.Data)
+			}
+			if m.Text() != tt.wantText || strings.Join(images, "|") != strings.Join(tt.wantImages, "|") {
+				t.Errorf("text %q, images %q; want %q, %q", m.Text(), images, tt.wantText, tt.wantImages)
+			}
+		})
 	}
 }

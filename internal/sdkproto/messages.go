@@ -3,6 +3,8 @@ package sdkproto
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/mini-claude/mini-claude/internal/llm"
 )
 
 // UserMessage is a user line of the program's input.
@@ -37,6 +39,23 @@ func (m UserMessage) Text() string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// Images are the message's image blocks, in order, for the model beside
+// its text, as Claude Code passes them on.
+func (m UserMessage) Images() []llm.ContentBlock {
+	var blocks []struct {
+		Type   string           `json:"type"`
+		Source *llm.ImageSource `json:"source"`
+	}
+	_ = json.Unmarshal(m.Message.Content, &blocks)
+	var out []llm.ContentBlock
+	for _, b := range blocks {
+		if b.Type == string(llm.BlockImage) && b.Source != nil {
+			out = append(out, llm.ContentBlock{Type: llm.BlockImage, Source: b.Source})
+		}
+	}
+	return out
 }
 
 // Initialize is the program's first control request: what it configures

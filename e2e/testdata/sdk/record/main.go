@@ -19,6 +19,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,6 +164,8 @@ func record(o options, name string) error {
 	if err := serveScenario(srv, filepath.Join(o.scenarios, name+".json"), proj); err != nil {
 		return err
 	}
+	front := httptest.NewServer(answerModelChecks(srv.URL))
+	defer front.Close()
 	script, err := filepath.Abs(filepath.Join(o.scenarios, "run.mjs"))
 	if err != nil {
 		return err
@@ -169,7 +176,7 @@ func record(o options, name string) error {
 	cmd.Dir = proj
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test",
+		"ANTHROPIC_BASE_URL=" + front.URL, "ANTHROPIC_API_KEY=test",
 		"SDK_NPM=" + o.npm, "SDK_CLI=" + wrapper, "SDK_CWD=" + proj, "REAL=" + o.claude, "TAP=" + tapDir}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -187,7 +194,7 @@ func record(o options, name string) error {
 	for _, v := range srv.Violations() {
 		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", name, v)
 	}
-	n := newNormalizer(dir, proj, home, srv.URL)
+	n := newNormalizer(dir, proj, home, front.URL)
 	out := filepath.Join(o.out, name)
 	if err := os.RemoveAll(out); err != nil {
 		return err
@@ -205,4 +212,35 @@ func record(o options, name string) error {
 		return err
 	}
 	return writeRequests(filepath.Join(out, "requests.jsonl"), srv.Requests(), n)
+}
+
+// answerModelChecks passes the model requests on to the scripted server at
+// upstream, except the non-streaming ones, which llmtest does not serve:
+// Claude Code sends one to check a model the program switches to
+// (setModel) before it takes it. They get a one-word answer and are not
+// part of the recording.
+func answerModelChecks(upstream string) http.Handler {
+	target, _ := url.Parse(upstream)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.FlushInterval = -1
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var req struct {
+			Model  string `json:"model"`
+			Stream bool   `json:"stream"`
+		}
+		if r.URL.Path == "/v1/messages" && json.Unmarshal(body, &req) == nil && !req.Stream {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"id": "msg_model_check", "type": "message", "role": "assistant", "model": req.Model,
+				"content": []any{map[string]any{"type": "text", "text": "OK"}}, "stop_reason": "end_turn", "stop_sequence": nil,
+				"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		proxy.ServeHTTP(w, r)
+	})
 }

@@ -215,9 +215,10 @@ func writeProcesses(out, tapDir string, n *normalizer) error {
 	return nil
 }
 
-// request is what a golden file keeps of a model request: the system
+// request is what a golden file keeps of a model request: the model, the system
 // prompt's text blocks, the tools' names and the messages.
 type request struct {
+	Model    string            `json:"model"`
 	System   []string          `json:"system"`
 	Tools    []string          `json:"tools"`
 	Messages []json.RawMessage `json:"messages"`
@@ -235,7 +236,7 @@ func writeRequests(path string, reqs []llmtest.Request, n *normalizer) error {
 		if err := json.Unmarshal(r.Body, &body); err != nil {
 			return err
 		}
-		req := request{Tools: []string{}, Messages: body.Messages}
+		req := request{Model: r.Model, Tools: []string{}, Messages: body.Messages}
 		var blocks []struct{ Text string }
 		if json.Unmarshal(body.System, &blocks) != nil {
 			var s string

@@ -38,8 +38,8 @@ function inbox() {
   const queue = [], waiting = [];
   let closed = false;
   return {
-    push(text) {
-      const m = { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' };
+    push(content) {
+      const m = { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '' };
       waiting.length ? waiting.shift()({ value: m, done: false }) : queue.push(m);
     },
     close() { closed = true; while (waiting.length) waiting.shift()({ value: undefined, done: true }); },
@@ -64,6 +64,9 @@ async function turns(prompts, options, between) {
   }
   box.close();
 }
+
+/** redPNG is a 2×2 red PNG, base64. */
+const redPNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==';
 
 const scenarios = {
   async oneshot() {
@@ -157,6 +160,49 @@ const scenarios = {
   },
   async partial() {
     await drain(sdk.query({ prompt: 'Stream please', options: { ...base(), includePartialMessages: true } }));
+  },
+  async set_model() {
+    await turns(['Before the switch', 'After the switch'], base(), async (i, q) => { await q.setModel('claude-haiku-4-5-20251001'); });
+  },
+  async agents() {
+    const agents = { reviewer: { description: 'Reviews a file and says what it found', prompt: 'You are the reviewer. Answer in one word.', tools: ['Read'] } };
+    await drain(sdk.query({ prompt: 'Ask the reviewer about a.txt', options: { ...base(), agents } }));
+  },
+  async cancel_permission() {
+    // The program has not answered can_use_tool when it interrupts the turn:
+    // the CLI withdraws its question, which aborts the callback's signal.
+    const box = inbox();
+    let q;
+    const canUseTool = async (toolName, input, { signal }) => {
+      print({ probe: 'canUseTool', toolName, input });
+      setTimeout(() => q.interrupt().then(() => print({ probe: 'interrupted' })), 300);
+      const aborted = await new Promise((resolve) => {
+        if (signal.aborted) return resolve(true);
+        signal.addEventListener('abort', () => resolve(true), { once: true });
+        setTimeout(() => resolve(false), 10000);
+      });
+      print({ probe: 'signal', aborted });
+      return { behavior: 'deny', message: 'Too late.' };
+    };
+    q = sdk.query({ prompt: box, options: { ...base(), canUseTool } });
+    box.push('Touch a file');
+    for await (const m of q) {
+      print(m);
+      if (m.type === 'result') break;
+    }
+    box.close();
+    file('cancelled.txt');
+  },
+  async image() {
+    const box = inbox();
+    const q = sdk.query({ prompt: box, options: base() });
+    box.push([{ type: 'text', text: 'What colour is this image?' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: redPNG } }]);
+    for await (const m of q) {
+      print(m);
+      if (m.type === 'result') break;
+    }
+    box.close();
   },
 };
 
