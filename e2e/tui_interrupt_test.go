@@ -46,7 +46,7 @@ func TestTUIEscMidTurnThenANewPromptSendsAlternatingRoles(t *testing.T) {
 				s.waitFor("Done after all.")
 				reqs := r.srv.Requests()
 				last := reqs[len(reqs)-1]
-				checkAlternating(t, provider, last.Body)
+				checkBodyRolesAlternate(t, provider, last.Body)
 				msgs := last.Messages
 				final := msgs[len(msgs)-1]
 				if final.Role != llm.RoleUser || !strings.HasSuffix(final.Text(), "do something else") {
@@ -57,11 +57,11 @@ func TestTUIEscMidTurnThenANewPromptSendsAlternatingRoles(t *testing.T) {
 	}
 }
 
-// checkAlternating fails the test unless the messages of a request body
+// checkBodyRolesAlternate fails the test unless the messages of a request body
 // alternate: no two user messages and no two assistant messages in a row
 // (a chat completions request's tool messages and system prompt aside), and
 // on the Messages API the first is the user's.
-func checkAlternating(t *testing.T, provider string, body []byte) {
+func checkBodyRolesAlternate(t *testing.T, provider string, body []byte) {
 	t.Helper()
 	var req struct {
 		Messages []struct {
