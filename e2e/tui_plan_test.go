@@ -65,12 +65,14 @@ func TestTUIAskUserQuestionIsAnsweredWithAnOptionOrInOwnWords(t *testing.T) {
 		keys func(s *screen)
 		want string
 	}{
-		{"option", func(s *screen) { s.keys("Down", "Enter") }, `"Which database?"="Postgres"`},
+		// An option is taken as it is; the user's own words are to be read (Claude Code 2.1.332's texts).
+		{"option", func(s *screen) { s.keys("Down", "Enter") },
+			`Your questions have been answered: "Which database?"="Postgres". You can now continue with these answers in mind.`},
 		{"other", func(s *screen) {
 			s.keys("Down", "Down")
 			s.run("send-keys", "-t", "0", "-l", "MySQL please")
 			s.keys("Enter")
-		}, `"Which database?"="MySQL please"`},
+		}, `The user answered: "Which database?"="MySQL please". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,9 +84,8 @@ func TestTUIAskUserQuestionIsAnsweredWithAnOptionOrInOwnWords(t *testing.T) {
 			c.keys(s)
 			shot := s.waitFor("Finished.")
 			res := lastResults(t, r.srv, 1)[0]
-			want := "The user answered: " + c.want + ". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say."
-			if got := contentText(res); got != want || res.IsError {
-				t.Errorf("the model was told %q, want %q", got, want)
+			if got := contentText(res); got != c.want || res.IsError {
+				t.Errorf("the model was told %q, want %q", got, c.want)
 			}
 			if !strings.Contains(shot, "Which database? →") {
 				t.Errorf("the answer is not shown:\n%s", shot)

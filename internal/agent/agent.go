@@ -433,6 +433,7 @@ func (a *Agent) request(ctx context.Context, res *Result) (llm.MessageEnd, error
 			res.Usage = res.Usage.Add(ev.Usage)
 			a.observeUsage(ev.Usage, sent)
 			history := historyMessage(ev.Message)
+			a.observableInputs(ctx, history)
 			a.messages = append(a.messages, history)
 			a.emit(AssistantMessage{UUID: uuid.NewString(), ID: ev.MessageID, Message: history,
 				Model: a.opts.Model, StopReason: ev.StopReason, Usage: ev.Usage, RequestID: ev.RequestID})

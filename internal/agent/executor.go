@@ -283,7 +283,8 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 	case decision.Behavior == permission.Allow:
 		return refusal{}
 	}
-	prompt := permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: askInput(ctx, p, env), Reason: decision.Reason, Subject: decision.Subject}
+	prompt := permission.Prompt{Tool: name, ToolUseID: p.use.ID, Input: askInput(ctx, p, env), Reason: decision.Reason, Subject: decision.Subject,
+		UserInteraction: query.UserInteraction}
 	if byHook {
 		prompt.Hook = hooks.Name(hooks.PreToolUse, name)
 	} else {

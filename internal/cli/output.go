@@ -136,6 +136,12 @@ func (p *printer) event(e agent.Event) {
 				Message: apiMessage{ID: uuid.NewString(), Type: "message", Role: llm.RoleAssistant, Model: "<synthetic>",
 					Content: []llm.ContentBlock{llm.TextBlock(e.Text)}, StopReason: &end}})
 		}
+	case agent.ModeChanged:
+		// A permission answer or an approved plan changed the mode; Claude
+		// Code reports it as it reports the program's setPermissionMode.
+		if p.format == formatStreamJSON {
+			p.emit(statusEvent{Type: "system", Subtype: "status", PermissionMode: string(e.Mode), SessionID: p.sessionID, UUID: uuid.NewString()})
+		}
 	case agent.Compacted:
 		p.compacted(e)
 	case agent.CompactionFailed:

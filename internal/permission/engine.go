@@ -175,6 +175,9 @@ type Prompt struct {
 	// Hook, when set, names the hooks that ask (PreToolUse:Bash): they ask
 	// again every time, so no answer holds for good.
 	Hook string
+	// UserInteraction says the question is the tool itself (AskUserQuestion,
+	// ExitPlanMode): only a person can answer it, never a stored rule.
+	UserInteraction bool
 }
 
 // Answer is the user's reply to a Prompt. It carries what Claude Code's

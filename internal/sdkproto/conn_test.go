@@ -94,6 +94,10 @@ func TestAPermissionQuestionIsAnsweredByTheProgram(t *testing.T) {
 			permission.Answer{Allow: true, UpdatedInput: json.RawMessage(`{"command":"ls"}`)}},
 		{"deny with a message", `{"behavior":"deny","message":"not here"}`, permission.Answer{Message: "not here"}},
 		{"deny that interrupts", `{"behavior":"deny","message":"stop","interrupt":true}`, permission.Answer{Message: "stop", Interrupt: true}},
+		{"allow that sets the session's mode", `{"behavior":"allow","updatedInput":{},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}`,
+			permission.Answer{Allow: true, UpdatedInput: json.RawMessage(`{}`), Mode: permission.ModeAcceptEdits}},
+		{"allow whose rule updates are not modes", `{"behavior":"allow","updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]}`,
+			permission.Answer{Allow: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +131,7 @@ func TestAPermissionQuestionIsAnsweredByTheProgram(t *testing.T) {
 				t.Fatalf("read %v, ask %v", err, got.err)
 			}
 			if got.a.Allow != tt.want.Allow || got.a.Message != tt.want.Message || got.a.Interrupt != tt.want.Interrupt ||
-				string(got.a.UpdatedInput) != string(tt.want.UpdatedInput) {
+				string(got.a.UpdatedInput) != string(tt.want.UpdatedInput) || got.a.Mode != tt.want.Mode {
 				t.Errorf("answer %+v, want %+v", got.a, tt.want)
 			}
 		})

@@ -21,9 +21,12 @@ type canUseTool struct {
 	ToolName              string             `json:"tool_name"`
 	DisplayName           string             `json:"display_name"`
 	Input                 json.RawMessage    `json:"input"`
-	PermissionSuggestions []permissionUpdate `json:"permission_suggestions"`
+	PermissionSuggestions []permissionUpdate `json:"permission_suggestions,omitempty"`
 	Description           string             `json:"description,omitempty"`
 	ToolUseID             string             `json:"tool_use_id"`
+	// RequiresUserInteraction says only a person may answer (the question is
+	// the tool itself), so no stored grant or automatic approval should.
+	RequiresUserInteraction bool `json:"requires_user_interaction,omitempty"`
 }
 
 // permissionUpdate is a change to the rules the program may make with its answer.
@@ -41,10 +44,19 @@ type ruleValue struct {
 
 // verdict is the program's answer.
 type verdict struct {
-	Behavior     string          `json:"behavior"`
-	UpdatedInput json.RawMessage `json:"updatedInput"`
-	Message      string          `json:"message"`
-	Interrupt    bool            `json:"interrupt"`
+	Behavior           string          `json:"behavior"`
+	UpdatedInput       json.RawMessage `json:"updatedInput"`
+	UpdatedPermissions []update        `json:"updatedPermissions"`
+	Message            string          `json:"message"`
+	Interrupt          bool            `json:"interrupt"`
+}
+
+// update is a change to the permissions an allowing answer makes; of its
+// kinds only setMode is taken (see mode).
+type update struct {
+	Type        string `json:"type"`
+	Mode        string `json:"mode"`
+	Destination string `json:"destination"`
 }
 
 // Ask sends the question and waits for the answer: allow (with the input
@@ -56,7 +68,7 @@ func (p Prompter) Ask(ctx context.Context, q permission.Prompt) (permission.Answ
 		input = json.RawMessage("{}")
 	}
 	body, err := p.Conn.Request(ctx, canUseTool{Subtype: "can_use_tool", ToolName: q.Tool, DisplayName: q.Tool, Input: input,
-		PermissionSuggestions: suggestions(q.Rule), Description: q.Subject, ToolUseID: q.ToolUseID})
+		PermissionSuggestions: suggestions(q.Rule), Description: q.Subject, ToolUseID: q.ToolUseID, RequiresUserInteraction: q.UserInteraction})
 	if err != nil {
 		return permission.Answer{}, fmt.Errorf("ask the program: %w", err)
 	}
@@ -66,7 +78,11 @@ func (p Prompter) Ask(ctx context.Context, q permission.Prompt) (permission.Answ
 	}
 	switch v.Behavior {
 	case "allow":
-		return permission.Answer{Allow: true, UpdatedInput: v.UpdatedInput}, nil
+		m, err := mode(v.UpdatedPermissions)
+		if err != nil {
+			return permission.Answer{}, fmt.Errorf("read the program's answer %s: %w", body, err)
+		}
+		return permission.Answer{Allow: true, UpdatedInput: v.UpdatedInput, Mode: m}, nil
 	case "deny":
 		return permission.Answer{Message: v.Message, Interrupt: v.Interrupt}, nil
 	}
@@ -81,4 +97,25 @@ func suggestions(rule string) []permissionUpdate {
 	}
 	return []permissionUpdate{{Type: "addRules", Rules: []ruleValue{{ToolName: r.Tool, RuleContent: r.Content}},
 		Behavior: "allow", Destination: "localSettings"}}
+}
+
+// mode is the permission mode an answer's updates switch the session to
+// ("" for none): the last setMode, whatever its destination, as Claude Code
+// applies it to the running session (approving a plan with
+// {type: "setMode", mode: "acceptEdits", destination: "session"}). Settings
+// destinations are not written, and the other kinds of update (rules,
+// directories) are not applied.
+func mode(updates []update) (permission.Mode, error) {
+	var m permission.Mode
+	for _, u := range updates {
+		if u.Type != "setMode" {
+			continue
+		}
+		parsed, err := permission.ParseMode(u.Mode)
+		if err != nil {
+			return "", fmt.Errorf("setMode: %w", err)
+		}
+		m = parsed
+	}
+	return m, nil
 }

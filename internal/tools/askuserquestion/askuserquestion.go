@@ -8,6 +8,7 @@ package askuserquestion
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -132,29 +133,119 @@ func answer(_ context.Context, in Input, _ *tool.Env, _ tool.Progress) (Output, 
 	return Output{Questions: in.Questions, Answers: answers, Annotations: in.Annotations}, nil
 }
 
-// Text is Claude Code's result text for the answers, question by question.
+// notesOnly is the answer Claude Code records for a question the user only
+// annotated; it counts as no answer.
+const notesOnly = "(notes only)"
+
+// Text is Claude Code's result text for the answers, question by question
+// (a question neither answered nor annotated left out): when every answer is
+// one of its question's options (several joined with ", " for a
+// multi-select) and nothing is annotated, the answers are simply taken;
+// otherwise the model is told to read what the user said.
 func Text(out Output) string {
-	if len(out.Answers) == 0 {
-		return "The user did not answer the questions."
-	}
-	parts := make([]string, 0, len(out.Questions))
+	var parts []string
 	for _, q := range out.Questions {
-		a, ok := out.Answers[q.Question]
-		if !ok {
-			parts = append(parts, fmt.Sprintf("%q=(no option selected)", q.Question))
+		a := out.Answers[q.Question]
+		answered := a != "" && a != notesOnly
+		note := out.Annotations[q.Question]
+		if !answered && note.Notes == "" {
 			continue
 		}
-		part := fmt.Sprintf("%q=%q", q.Question, a)
-		if note := out.Annotations[q.Question]; note.Preview != "" || note.Notes != "" {
-			if note.Preview != "" {
-				part += " selected preview:\n" + note.Preview
-			}
-			if note.Notes != "" {
-				part += " notes: " + note.Notes
-			}
+		part := `"` + q.Question + `"=(no option selected)`
+		if answered {
+			part = `"` + q.Question + `"="` + a + `"`
+		}
+		if note.Preview != "" {
+			part += " selected preview:\n" + note.Preview
+		}
+		if note.Notes != "" {
+			part += " notes: " + note.Notes
 		}
 		parts = append(parts, part)
 	}
-	return "The user answered: " + strings.Join(parts, ", ") +
+	if len(parts) == 0 {
+		return "The user did not answer the questions."
+	}
+	answers := strings.Join(parts, ", ")
+	if !slices.ContainsFunc(out.Questions, func(q Question) bool { return !fromOptions(q, out) }) {
+		return "Your questions have been answered: " + answers + ". You can now continue with these answers in mind."
+	}
+	return "The user answered: " + answers +
 		". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say."
+}
+
+// fromOptions reports whether the question's answer, if any, is one of its
+// options, or for a multi-select a list of them, with no notes added.
+func fromOptions(q Question, out Output) bool {
+	if out.Annotations[q.Question].Notes != "" {
+		return false
+	}
+	a := out.Answers[q.Question]
+	if a == "" || a == notesOnly || slices.ContainsFunc(q.Options, func(o Option) bool { return o.Label == a }) {
+		return true
+	}
+	if !q.MultiSelect {
+		return false
+	}
+	labels, ok := splitLabels(a)
+	return ok && joinLabels(labels) == a && !slices.ContainsFunc(labels, func(l string) bool {
+		return !slices.ContainsFunc(q.Options, func(o Option) bool { return o.Label == l })
+	})
+}
+
+// joinLabels joins a multi-select's labels as Claude Code does: by ", ",
+// a label holding ", " or a quote written as a JSON string.
+func joinLabels(labels []string) string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = l
+		if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
+			b, _ := json.Marshal(l)
+			out[i] = string(b)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// splitLabels reads what joinLabels writes; it reports false for text that
+// is not such a list.
+func splitLabels(s string) ([]string, bool) {
+	var out []string
+	for {
+		if strings.HasPrefix(s, `"`) {
+			end, escaped := -1, false
+			for i := 1; i < len(s) && end < 0; i++ {
+				switch {
+				case escaped:
+					escaped = false
+				case s[i] == '\\':
+					escaped = true
+				case s[i] == '"':
+					end = i
+				}
+			}
+			var label string
+			if end < 0 || json.Unmarshal([]byte(s[:end+1]), &label) != nil {
+				return nil, false
+			}
+			out, s = append(out, label), s[end+1:]
+		} else {
+			label, rest, found := strings.Cut(s, ", ")
+			if strings.Contains(label, `"`) {
+				return nil, false
+			}
+			out, s = append(out, label), ""
+			if found {
+				s = ", " + rest
+			}
+		}
+		if s == "" {
+			return out, true
+		}
+		rest, ok := strings.CutPrefix(s, ", ")
+		if !ok || rest == "" {
+			return nil, false
+		}
+		s = rest
+	}
 }

@@ -19,8 +19,15 @@ func TestAnswersBecomeClaudeCodesResultText(t *testing.T) {
 		{"answered", `,"answers":{"Which color should the button be?":"Red (Recommended)","Which features do you want?":"Dark mode, Export, Print"}}`,
 			// Recorded from Claude Code 2.1.332 (e2e/testdata/plan).
 			`The user answered: "Which color should the button be?"="Red (Recommended)", "Which features do you want?"="Dark mode, Export, Print". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`},
+		// Recorded from Claude Code 2.1.332 through the Agent SDK (e2e/testdata/sdk/golden/plan_ask_question).
+		{"options only", `,"answers":{"Which color should the button be?":"Blue","Which features do you want?":"Dark mode, Export"}}`,
+			`Your questions have been answered: "Which color should the button be?"="Blue", "Which features do you want?"="Dark mode, Export". You can now continue with these answers in mind.`},
 		{"one unanswered", `,"answers":{"Which color should the button be?":"Blue"}}`,
-			`The user answered: "Which color should the button be?"="Blue", "Which features do you want?"=(no option selected). Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`},
+			`Your questions have been answered: "Which color should the button be?"="Blue". You can now continue with these answers in mind.`},
+		{"several answers to a single choice", `,"answers":{"Which color should the button be?":"Blue, Red (Recommended)"}}`,
+			`The user answered: "Which color should the button be?"="Blue, Red (Recommended)". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`},
+		{"notes", `,"answers":{"Which color should the button be?":"Blue"},"annotations":{"Which color should the button be?":{"notes":"a dark blue"},"Which features do you want?":{"notes":"none yet"}}}`,
+			`The user answered: "Which color should the button be?"="Blue" notes: a dark blue, "Which features do you want?"=(no option selected) notes: none yet. Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`},
 		{"none", `}`, "The user did not answer the questions."},
 	}
 	for _, tt := range tests {
@@ -61,5 +68,26 @@ func TestTheCallIsAQuestionToTheUser(t *testing.T) {
 	}
 	if !Tool.RequiresUserInteraction() || !c.IsReadOnly() {
 		t.Error("AskUserQuestion must require the user and be read-only")
+	}
+}
+
+func TestAMultiSelectAnswerIsAListOfItsLabels(t *testing.T) {
+	q := Question{Question: "Q?", MultiSelect: true, Options: []Option{{Label: "A"}, {Label: "B, C"}, {Label: `say "hi"`}}}
+	tests := []struct {
+		answer string
+		want   bool
+	}{
+		{"A", true},
+		{`A, "B, C"`, true},
+		{`"say \"hi\"", A`, true},
+		{"A, B, C", false},
+		{"A, D", false},
+		{"A, ", false},
+		{`"B, C`, false},
+	}
+	for _, tt := range tests {
+		if got := fromOptions(q, Output{Answers: map[string]string{"Q?": tt.answer}}); got != tt.want {
+			t.Errorf("%q from the options = %v, want %v", tt.answer, got, tt.want)
+		}
 	}
 }

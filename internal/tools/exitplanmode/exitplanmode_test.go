@@ -61,7 +61,9 @@ func TestTheQuestionCarriesThePlanAndTheResultIsClaudeCodes(t *testing.T) {
 	}
 	want := "User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\n" +
 		"Your plan has been saved to: " + path + "\nYou can refer back to it if needed during implementation.\n\n" +
-		"## Approved Plan:\n# Plan\n\n1. Create b.txt\n\n\n<system-reminder>\n## Exited Plan Mode\n\n" +
+		// One blank line before the note, the plan's newline dropped, as in
+		// e2e/testdata/sdk/golden/plan_exit_accept_edits/requests.jsonl.
+		"## Approved Plan:\n# Plan\n\n1. Create b.txt\n\n<system-reminder>\n## Exited Plan Mode\n\n" +
 		"You have exited plan mode. You can now make edits, run tools, and take actions. The plan file is located at " + path +
 		" if you need to reference it.\n</system-reminder>"
 	if got := res.Content[0].Text; got != want {

@@ -25,11 +25,11 @@ func Text(out Output) string {
 }
 
 // toBlocks is the result text followed by the note that plan mode ended, in
-// one text as Claude Code sends them.
+// one text as Claude Code sends them: a blank line between, however the plan ends.
 func toBlocks(out Output) []llm.ContentBlock {
 	text := Text(out)
 	if out.exited != "" {
-		text += "\n\n" + out.exited
+		text = strings.TrimRight(text, "\n") + "\n\n" + out.exited
 	}
 	return []llm.ContentBlock{llm.TextBlock(text)}
 }

@@ -51,6 +51,10 @@ func serveScenario(srv *llmtest.Server, path, cwd string) error {
 		if err != nil {
 			return err
 		}
+		if planned(data) {
+			servePlanned(srv, turns)
+			return nil
+		}
 		srv.ServeByHistory(turns...)
 	}
 	return nil
@@ -125,6 +129,7 @@ func (n *normalizer) value(key string, v any) any {
 		v = uuidRe.ReplaceAllStringFunc(v, func(u string) string { return n.id("uuid", u) })
 		v = isoRe.ReplaceAllString(v, "<timestamp>")
 		v = socketRe.ReplaceAllString(v, "/tmp/cc-socks/<pid>.sock")
+		v = planSlugRe.ReplaceAllString(v, "/plans/<plan>.md")
 		return n.paths.Replace(v)
 	case json.Number:
 		if timeKeys[key] {

@@ -206,6 +206,9 @@ const scenarios = {
   },
 };
 
+// Plan mode's scenarios (ExitPlanMode, AskUserQuestion through canUseTool).
+Object.assign(scenarios, (await import('./plan.mjs')).planScenarios({ sdk, print, base, file }));
+
 const name = process.argv[2];
 if (!scenarios[name]) {
   process.stderr.write(`unknown scenario ${name}; known: ${Object.keys(scenarios).join(' ')}\n`);
