@@ -46,8 +46,15 @@ func serve() int {
 		fmt.Fprintln(os.Stderr, "mini-claude process helper: become a subreaper:", err)
 		return 2
 	}
-	// Keyboard and hang-up signals are mini-claude's to handle.
-	signal.Ignore(syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGPIPE)
+	// Asked to stop, the helper stops what it started first. (Ignoring a
+	// signal instead would pass SIG_IGN on to every command, through exec.)
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		<-stop
+		killDescendants()
+		os.Exit(0)
+	}()
 	h := &helper{sock: helperFD, children: map[int]bool{}, plain: newLauncher(nil), boxes: map[string]*launcher{}}
 	if err := h.plain.ready(); err != nil {
 		fmt.Fprintln(os.Stderr, "mini-claude process helper:", err)

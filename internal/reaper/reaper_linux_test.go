@@ -221,3 +221,44 @@ func running(pid int) bool {
 	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
 	return len(fields) > 0 && fields[0] != "Z"
 }
+
+// TestStartLeavesSignalsAsTheyWere checks that a command ignores the signals
+// mini-claude ignores and no more: an ignored SIGPIPE, say, would make
+// `yes | head` print an error instead of ending quietly.
+func TestStartLeavesSignalsAsTheyWere(t *testing.T) {
+	p, err := Start(Spec{Path: bash(t), Args: []string{"bash", "-c", "exec sleep 5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Kill(p.Pid(), syscall.SIGKILL); _, _ = p.Wait() }()
+	want := sigIgn(t, os.Getpid())
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/comm")
+		if strings.TrimSpace(string(comm)) == "sleep" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command did not exec sleep")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got := sigIgn(t, p.Pid()); got != want {
+		t.Errorf("the command ignores signals %s, mini-claude %s", got, want)
+	}
+}
+
+func sigIgn(t *testing.T, pid int) string {
+	t.Helper()
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	t.Fatal("no SigIgn line")
+	return ""
+}
