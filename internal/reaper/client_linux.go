@@ -12,32 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Process is a process Start started.
-type Process struct {
-	pid    int
-	done   chan struct{}
-	status syscall.WaitStatus
-	err    error
-}
-
-// Pid is the process's id.
-func (p *Process) Pid() int { return p.pid }
-
-// Done is closed once the process has ended and been reaped.
-func (p *Process) Done() <-chan struct{} { return p.done }
-
-// Wait waits for the process to end and says how it did; the error says
-// that its end could not be learnt (the helper died).
-func (p *Process) Wait() (syscall.WaitStatus, error) {
-	<-p.done
-	return p.status, p.err
-}
-
-func (p *Process) finish(status syscall.WaitStatus, err error) {
-	p.status, p.err = status, err
-	close(p.done)
-}
-
 // client is mini-claude's side of the helper.
 type client struct {
 	conn   *net.UnixConn
@@ -65,13 +39,24 @@ var (
 // it is not running, and returns once the process runs or could not start
 // (the error is then the system's, such as ENOENT, or wraps ErrSandbox).
 // The caller may close its copies of spec.Files once Start returns.
+//
+// When the helper cannot start (no /proc, say), Start starts the process
+// directly, as on other systems, and says so once on stderr.
 func Start(spec Spec) (*Process, error) {
 	c, err := helperClient()
 	if err != nil {
-		return nil, err
+		warnOnce.Do(func() {
+			fmt.Fprintf(os.Stderr, "mini-claude: %v; commands run without it, and what they leave may outlive mini-claude\n", err)
+		})
+		if spec.Sandbox != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSandbox, err)
+		}
+		return startDirect(spec)
 	}
 	return c.start(spec)
 }
+
+var warnOnce sync.Once
 
 // helperClient returns the running helper's client, starting a helper when
 // there is none or the last one died.
@@ -103,7 +88,11 @@ func startHelper() (*client, error) {
 	}
 	// /proc/self/exe is this very program, even if its file was replaced since.
 	helper, err := os.StartProcess("/proc/self/exe", []string{os.Args[0], HelperArg}, &os.ProcAttr{
-		Files: []*os.File{null, null, os.Stderr, theirs},
+		// No stdout or stderr: whoever reads mini-claude's to their end must
+		// not wait for the helper; no environment: the commands get theirs
+		// with each request, and the helper needs none, credentials least.
+		Files: []*os.File{null, null, null, theirs},
+		Env:   []string{},
 		// A group of its own: the terminal's signals are for mini-claude.
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
