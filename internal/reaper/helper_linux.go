@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,7 +35,8 @@ type helper struct {
 	// the reaper cannot see an exit before it knows whose it is.
 	mu       sync.Mutex
 	children map[int]bool
-	plain    *launcher
+	// started wakes the reaper when it has found no child.
+	started chan struct{}
 	// boxes are the sandboxed launchers, one per set of writable places.
 	boxes map[string]*launcher
 }
@@ -42,6 +44,9 @@ type helper struct {
 // serve is the helper's life: it starts what it is asked to until
 // mini-claude is gone, then kills everything below it.
 func serve() int {
+	// The requests are read, and the unsandboxed commands forked, on this
+	// thread, which never ends: see launcher for why that matters.
+	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		fmt.Fprintln(os.Stderr, "mini-claude process helper: become a subreaper:", err)
 		return 2
@@ -55,14 +60,8 @@ func serve() int {
 		killDescendants()
 		os.Exit(0)
 	}()
-	h := &helper{sock: helperFD, children: map[int]bool{}, plain: newLauncher(nil), boxes: map[string]*launcher{}}
-	if err := h.plain.ready(); err != nil {
-		fmt.Fprintln(os.Stderr, "mini-claude process helper:", err)
-		return 2
-	}
-	exited := make(chan os.Signal, 1)
-	signal.Notify(exited, syscall.SIGCHLD)
-	go h.reap(exited)
+	h := &helper{sock: helperFD, children: map[int]bool{}, started: make(chan struct{}, 1), boxes: map[string]*launcher{}}
+	go h.reap()
 	for {
 		req, fds, err := readRequest(h.sock)
 		if err != nil {
@@ -81,13 +80,14 @@ func serve() int {
 // start starts the process req asks for and answers with its pid.
 func (h *helper) start(req request, fds []int) {
 	defer closeAll(fds)
-	ln := h.plain
+	via := func(fork func()) { fork() }
 	if req.Sandbox != nil {
-		var err error
-		if ln, err = h.box(req.Sandbox); err != nil {
+		ln, err := h.box(req.Sandbox)
+		if err != nil {
 			h.send(message{ID: req.ID, Sandbox: true, Err: err.Error()})
 			return
 		}
+		via = ln.do
 	}
 	files := make([]uintptr, len(fds))
 	for i, fd := range fds {
@@ -99,9 +99,13 @@ func (h *helper) start(req request, fds []int) {
 	var pid int
 	var err error
 	h.mu.Lock()
-	ln.do(func() { pid, err = syscall.ForkExec(req.Path, req.Args, attr) })
+	via(func() { pid, err = syscall.ForkExec(req.Path, req.Args, attr) })
 	if err == nil {
 		h.children[pid] = true
+		select {
+		case h.started <- struct{}{}:
+		default:
+		}
 	}
 	h.mu.Unlock()
 	var errno syscall.Errno
@@ -127,25 +131,26 @@ func (h *helper) box(s *Sandbox) (*launcher, error) {
 }
 
 // reap collects every child that ends, adopted orphans included, and
-// reports the end of those mini-claude started.
-func (h *helper) reap(exited <-chan os.Signal) {
-	for range exited {
-		for {
-			var status syscall.WaitStatus
-			pid, err := syscall.Wait4(-1, &status, syscall.WNOHANG, nil)
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
-			if pid <= 0 {
-				break
-			}
-			h.mu.Lock()
-			mine := h.children[pid]
-			delete(h.children, pid)
-			h.mu.Unlock()
-			if mine {
-				h.send(message{Exit: pid, Status: uint32(status)})
-			}
+// reports the end of those mini-claude started. It waits in wait4 itself,
+// which the kernel wakes at once, rather than for SIGCHLD through the
+// runtime's signal handling; with no child it waits for the next start.
+func (h *helper) reap() {
+	for {
+		var status syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &status, 0, nil)
+		switch {
+		case errors.Is(err, syscall.ECHILD):
+			<-h.started
+			continue
+		case err != nil || pid <= 0:
+			continue
+		}
+		h.mu.Lock()
+		mine := h.children[pid]
+		delete(h.children, pid)
+		h.mu.Unlock()
+		if mine {
+			h.send(message{Exit: pid, Status: uint32(status)})
 		}
 	}
 }

@@ -12,13 +12,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// launcher is a goroutine locked to an OS thread that the helper forks
-// from. The thread is never unlocked, so it never ends: the parent-death
-// signal of the processes it forks fires only when the helper dies, and the
-// Go runtime neither runs other goroutines on it nor clones threads from it.
-// A sandboxed launcher's thread is restricted by Landlock, which a process
-// inherits from the thread that forks it, while the helper's other threads
-// keep their rights.
+// launcher is a goroutine locked to an OS thread that the helper forks the
+// commands of one sandbox from. Landlock restricts the thread, and a process
+// inherits the restriction of the thread that forks it, while the helper's
+// other threads keep their rights. The thread is never unlocked, so it never
+// ends: the parent-death signal of the processes it forks fires only when
+// the helper dies (it follows the forking thread), and the Go runtime neither
+// runs other goroutines on it nor clones threads from it.
 type launcher struct {
 	sandbox  *Sandbox
 	once     sync.Once
@@ -42,12 +42,10 @@ func (ln *launcher) ready() error {
 
 func (ln *launcher) serve(started chan<- error) {
 	runtime.LockOSThread()
-	if ln.sandbox != nil {
-		if err := restrictThread(ln.sandbox); err != nil {
-			// Returning while locked ends the thread with its partial restriction.
-			started <- err
-			return
-		}
+	if err := restrictThread(ln.sandbox); err != nil {
+		// Returning while locked ends the thread with its partial restriction.
+		started <- err
+		return
 	}
 	started <- nil
 	for fn := range ln.requests {
