@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mini-claude/mini-claude/internal/reaper"
 )
 
 // killGrace is how long a hook's process group has to end after its timeout
@@ -32,8 +35,9 @@ type Result struct {
 	Duration time.Duration
 }
 
-// run runs one hook: bash -c command in dir, in a process group of its own,
-// with input on stdin; past its timeout, or when ctx ends, the group is killed.
+// run runs one hook: bash -c command in dir, in a process group of its own
+// started by the process helper (so it dies with mini-claude), with input on
+// stdin; past its timeout, or when ctx ends, the group is killed.
 func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Result {
 	if h.Callback != nil {
 		return callBack(ctx, h, input)
@@ -42,23 +46,17 @@ func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Re
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-c", h.Command)
-	cmd.Dir, cmd.Env = dir, env
-	cmd.Stdin = bytes.NewReader(input)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = killGrace
-	err := cmd.Run()
-	res := Result{Hook: h, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(started)}
-	var exit *exec.ExitError
+	cmd := reaper.Command{Path: bashPath(), Args: []string{"bash", "-c", h.Command}, Env: env, Dir: dir,
+		Stdin: input, Stdout: &stdout, Stderr: &stderr, WaitDelay: killGrace}
+	status, err := cmd.Run(ctx)
+	res := Result{Hook: h, ExitCode: exitCode(status, err), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(started)}
 	switch {
 	case err != nil && parent.Err() != nil:
 		res.Cancelled, res.ExitCode = true, -1
 	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.TimedOut, res.ExitCode = true, -1
-	case err != nil && !errors.As(err, &exit) && !errors.Is(err, exec.ErrWaitDelay):
+	case err != nil:
 		res.Err = err
 	}
 	if res.ExitCode == 0 {
@@ -66,6 +64,24 @@ func run(ctx context.Context, h Hook, dir string, env []string, input []byte) Re
 	}
 	return res
 }
+
+// exitCode is the hook's exit status; -1 when it did not start or was killed by a signal.
+func exitCode(status syscall.WaitStatus, err error) int {
+	if err != nil && status == 0 || !status.Exited() {
+		return -1
+	}
+	return status.ExitStatus()
+}
+
+// bashPath is where bash is, found once; "bash" when it is not on PATH, to
+// fail at the start with the system's error.
+var bashPath = sync.OnceValue(func() string {
+	path, err := exec.LookPath("bash")
+	if err != nil {
+		return "bash"
+	}
+	return path
+})
 
 // callBack runs a hook registered as a callback under its timeout: its answer
 // is read as a command's stdout after exit 0; a failure is a non-blocking error.

@@ -15,11 +15,10 @@ import (
 
 // ignored are the goroutines left running on purpose.
 var ignored = []goleak.Option{
-	// A sandbox launcher is an OS thread that Landlock restricts and that
-	// cannot be lifted again; it starts the sandboxed commands of one set of
-	// writable directories for the life of the process (shell/run_sandbox.go),
-	// so that a command does not cost a new thread. The process is its owner.
-	goleak.IgnoreTopFunction("github.com/mini-claude/mini-claude/internal/shell.(*launcher).serve"),
+	// The process helper (internal/reaper), started at the first command,
+	// serves the whole process: the goroutine reading its messages lives as
+	// long as it does, and the process is its owner.
+	goleak.IgnoreAnyFunction("github.com/mini-claude/mini-claude/internal/reaper.(*client).read"),
 	// regexp2, which the syntax highlighter's lexers use with a match
 	// timeout, keeps a package-wide clock goroutine that stops by itself a
 	// second after the last deadline it was given, and offers no way to stop

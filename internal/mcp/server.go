@@ -19,6 +19,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/credentials"
 	"github.com/mini-claude/mini-claude/internal/llm"
+	"github.com/mini-claude/mini-claude/internal/reaper"
 	"github.com/mini-claude/mini-claude/internal/tool"
 )
 
@@ -53,7 +54,8 @@ type conn struct {
 	lost    bool
 	tools   []tool.Tool
 	session *mcp.ClientSession
-	cmd     *exec.Cmd
+	// proc is a stdio server's process, once started.
+	proc *reaper.Process
 	// cancel ends the context a connected server's connection runs under.
 	cancel context.CancelFunc
 	// background counts the goroutines of a connected server (watch, and
@@ -160,10 +162,19 @@ func (c *conn) watch(session *mcp.ClientSession) {
 func (c *conn) processExit() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cmd == nil || c.cmd.ProcessState == nil {
+	if c.proc == nil {
 		return ""
 	}
-	return c.cmd.ProcessState.String()
+	select {
+	case <-c.proc.Done():
+	default:
+		return ""
+	}
+	status, err := c.proc.Wait()
+	if err != nil {
+		return err.Error()
+	}
+	return reaper.Describe(status)
 }
 
 func (c *conn) startupTimeout() time.Duration {
@@ -226,18 +237,19 @@ func (c *conn) transport() (mcp.Transport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %w", c.cfg.Command, err)
 	}
-	cmd := exec.Command(path, c.cfg.Args...)
-	cmd.Env = credentials.ChildEnv(os.Environ(), c.limits.PassEnv)
+	env := credentials.ChildEnv(os.Environ(), c.limits.PassEnv)
 	for k, v := range c.cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+		env = append(env, k+"="+v)
 	}
-	cmd.Stderr = c.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = stopGrace
-	c.mu.Lock()
-	c.cmd = cmd
-	c.mu.Unlock()
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, nil
+	return &stdioTransport{
+		spec:   reaper.Spec{Path: path, Args: append([]string{c.cfg.Command}, c.cfg.Args...), Env: env},
+		stderr: c.stderr,
+		started: func(p *reaper.Process) {
+			c.mu.Lock()
+			c.proc = p
+			c.mu.Unlock()
+		},
+	}, nil
 }
 
 func (c *conn) httpClient() *http.Client {
@@ -371,7 +383,7 @@ func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClient
 // server's goroutines have ended.
 func (c *conn) stop() {
 	c.mu.Lock()
-	session, cmd, cancel := c.session, c.cmd, c.cancel
+	session, proc, cancel := c.session, c.proc, c.cancel
 	c.session = nil
 	c.stopped = true
 	c.mu.Unlock()
@@ -383,8 +395,8 @@ func (c *conn) stop() {
 	if cancel != nil {
 		cancel()
 	}
-	if cmd != nil && cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if proc != nil {
+		_ = syscall.Kill(-proc.Pid(), syscall.SIGKILL)
 	}
 }
 
@@ -392,10 +404,10 @@ func (c *conn) stop() {
 // starting when the session ends, which has nothing to finish.
 func (c *conn) killGroup() {
 	c.mu.Lock()
-	cmd := c.cmd
+	proc := c.proc
 	c.mu.Unlock()
-	if cmd != nil && cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if proc != nil {
+		_ = syscall.Kill(-proc.Pid(), syscall.SIGKILL)
 	}
 }
 

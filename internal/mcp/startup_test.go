@@ -102,7 +102,7 @@ func TestHangingServerDelaysNothingAndIsKilledAtClose(t *testing.T) {
 func killServer(t *testing.T, c *conn) {
 	t.Helper()
 	c.mu.Lock()
-	pid := c.cmd.Process.Pid
+	pid := c.proc.Pid()
 	c.mu.Unlock()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/internal/credentials"
+	"github.com/mini-claude/mini-claude/internal/reaper"
 )
 
 // Spec describes one command for Start.
@@ -26,10 +27,8 @@ type Spec struct {
 	// credentials mini-claude uses. Start adds the non-interactive settings
 	// (see NonInteractive).
 	Env []string
-	// Stdin is the command's standard input; nil is /dev/null. Give an
-	// *os.File (such as a pipe's read end): os/exec copies any other reader
-	// and waits for the copy, which children holding stdin open could block.
-	Stdin io.Reader
+	// Stdin is the command's standard input, such as a pipe's read end; nil is /dev/null.
+	Stdin *os.File
 	// Output receives stdout and stderr merged, in the order they were written.
 	// It is written from one goroutine at a time.
 	Output io.Writer
@@ -56,9 +55,10 @@ const settleTime = 100 * time.Millisecond
 const cwdFD = 3
 
 // Process is a running command: bash in its own session and process group,
-// its merged output copied to Spec.Output.
+// started by the process helper (internal/reaper) so that it and what it
+// leaves die with mini-claude, its merged output copied to Spec.Output.
 type Process struct {
-	cmd     *exec.Cmd
+	proc    *reaper.Process
 	pid     int
 	cwdRead *os.File
 	// outRead is the read end of the output pipe; copied is closed when
@@ -80,11 +80,12 @@ type launch struct {
 	path string
 	argv []string
 	env  []string
-	attr *syscall.SysProcAttr
+	// setsid starts bash in a session of its own.
+	setsid bool
+	// sandbox, when not nil, is where bash and its descendants may write.
+	sandbox *reaper.Sandbox
 	// extra are the files the command inherits from descriptor 3 on.
 	extra []*os.File
-	// via runs the start of the process; the sandbox runs it on its launcher thread.
-	via func(func())
 }
 
 // A step prepares one aspect of a launch; Start applies them in the order of steps.
@@ -93,8 +94,9 @@ type step func(*launch) error
 // steps is the launch chain, in order:
 //  1. trackCwd wraps the command so that it reports its final directory on fd 3;
 //  2. nonInteractive sets the environment that makes prompts fail instead of waiting;
-//  3. sandbox, when asked, starts bash from a launcher thread that Landlock
-//     restricts, so bash and everything it runs inherit the restriction;
+//  3. sandbox, when asked, has bash started from a thread of the process
+//     helper that Landlock restricts, so bash and everything it runs inherit
+//     the restriction;
 //  4. isolate gives the command its own session, hence its own process group
 //     and no controlling terminal, so /dev/tty prompts fail and the group can be killed.
 var steps = []step{trackCwd, nonInteractive, sandbox, isolate}
@@ -109,7 +111,7 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &launch{spec: &spec, path: bash, argv: []string{"bash", "-c", spec.Command}, env: spec.Env, via: func(f func()) { f() }}
+	l := &launch{spec: &spec, path: bash, argv: []string{"bash", "-c", spec.Command}, env: spec.Env}
 	if l.env == nil {
 		l.env = credentials.ChildEnv(os.Environ(), nil)
 	}
@@ -140,7 +142,7 @@ func trackCwd(l *launch) error {
 }
 
 func isolate(l *launch) error {
-	l.attr = &syscall.SysProcAttr{Setsid: true}
+	l.setsid = true
 	return nil
 }
 
@@ -155,13 +157,11 @@ func (l *launch) start() (*Process, error) {
 		outWrite.Close()
 		return nil, fmt.Errorf("create the directory pipe: %w", err)
 	}
-	cmd := &exec.Cmd{
+	proc, err := reaper.Start(reaper.Spec{
 		Path: l.path, Args: l.argv, Env: l.env, Dir: l.spec.Dir,
-		Stdin: l.spec.Stdin, Stdout: outWrite, Stderr: outWrite,
-		ExtraFiles:  append([]*os.File{cwdWrite}, l.extra...),
-		SysProcAttr: l.attr,
-	}
-	l.via(func() { err = cmd.Start() })
+		Files:  append([]*os.File{l.spec.Stdin, outWrite, outWrite, cwdWrite}, l.extra...),
+		Setsid: l.setsid, Sandbox: l.sandbox,
+	})
 	outWrite.Close()
 	cwdWrite.Close()
 	if err != nil {
@@ -169,7 +169,7 @@ func (l *launch) start() (*Process, error) {
 		cwdRead.Close()
 		return nil, startError(l.spec.Dir, err)
 	}
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, cwdRead: cwdRead, out: l.spec.Output, outRead: outRead,
+	p := &Process{proc: proc, pid: proc.Pid(), cwdRead: cwdRead, out: l.spec.Output, outRead: outRead,
 		copied: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
 	go p.copyOutput()
 	go p.wait()
@@ -177,6 +177,9 @@ func (l *launch) start() (*Process, error) {
 }
 
 func startError(dir string, err error) error {
+	if errors.Is(err, reaper.ErrSandbox) {
+		return fmt.Errorf("%w; rerun the command with dangerouslyDisableSandbox", err)
+	}
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		if _, statErr := os.Stat(dir); statErr != nil {
 			return fmt.Errorf("the working directory %s no longer exists: %w", dir, statErr)
@@ -208,8 +211,7 @@ func (p *Process) copyOutput() {
 // wait reaps bash, reads the directory it reported, and marks the output
 // settled when the pipe closes or settleTime after the exit, whichever is first.
 func (p *Process) wait() {
-	err := p.cmd.Wait()
-	exit := exitOf(p.cmd.ProcessState, err)
+	exit := exitOf(p.proc.Wait())
 	exit.Dir = readDir(p.cwdRead)
 	p.cwdRead.Close()
 	p.exit = exit
@@ -224,14 +226,15 @@ func (p *Process) wait() {
 	close(p.done)
 }
 
-func exitOf(state *os.ProcessState, err error) Exit {
-	if state == nil {
+// exitOf is how bash ended; -1 when that is unknown (the helper died).
+func exitOf(status syscall.WaitStatus, err error) Exit {
+	switch {
+	case err != nil:
 		return Exit{Code: -1}
+	case status.Signaled():
+		return Exit{Code: 128 + int(status.Signal()), Signal: status.Signal()}
 	}
-	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
-	}
-	return Exit{Code: state.ExitCode()}
+	return Exit{Code: status.ExitStatus()}
 }
 
 // readDir reads the directory the EXIT trap printed. Bash has exited, so the

@@ -5,8 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
+
+	"github.com/mini-claude/mini-claude/internal/reaper"
 )
 
 // Sandbox limits where a command may write: inside Writable, the temporary
@@ -65,11 +66,8 @@ func writableExtras() []string {
 // writableDevices are the device files commands write to as a matter of course.
 var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// launchers holds one launcher per set of writable directories.
-var launchers sync.Map
-
-// sandbox starts the command from a launcher thread restricted to the spec's
-// writable directories, when the spec asks for it.
+// sandbox has bash started from a thread of the process helper restricted
+// to the spec's writable directories, when the spec asks for it.
 func sandbox(l *launch) error {
 	if l.spec.Sandbox == nil {
 		return nil
@@ -85,59 +83,6 @@ func sandbox(l *launch) error {
 	}
 	writable = append(writable, writableExtras()...)
 	slices.Sort(writable)
-	writable = slices.Compact(writable)
-	v, _ := launchers.LoadOrStore(strings.Join(writable, "\x00"), &launcher{writable: writable})
-	ln := v.(*launcher)
-	if err := ln.ready(); err != nil {
-		return fmt.Errorf("the sandbox could not be set up: %w; rerun the command with dangerouslyDisableSandbox", err)
-	}
-	l.via = ln.do
+	l.sandbox = &reaper.Sandbox{Dirs: slices.Compact(writable), Files: writableDevices}
 	return nil
-}
-
-// launcher is a goroutine locked to an OS thread that Landlock restricts to
-// writing in a set of directories. A process inherits the Landlock domain of
-// the thread that forks it, so the commands it starts are sandboxed while the
-// rest of mini-claude keeps its rights. The thread is never unlocked: the Go
-// runtime neither runs other goroutines on it nor clones new threads from it.
-type launcher struct {
-	writable []string
-	once     sync.Once
-	err      error
-	requests chan func()
-}
-
-// ready starts the launcher's thread on first use and reports whether it could
-// be restricted.
-func (ln *launcher) ready() error {
-	ln.once.Do(func() {
-		ln.requests = make(chan func())
-		started := make(chan error)
-		go ln.serve(started)
-		ln.err = <-started
-	})
-	return ln.err
-}
-
-func (ln *launcher) serve(started chan<- error) {
-	lockThread()
-	if err := restrictThread(ln.writable); err != nil {
-		// Returning while locked ends the thread with its partial restriction.
-		started <- err
-		return
-	}
-	started <- nil
-	for fn := range ln.requests {
-		fn()
-	}
-}
-
-// do runs fn on the launcher's thread and waits for it.
-func (ln *launcher) do(fn func()) {
-	done := make(chan struct{})
-	ln.requests <- func() {
-		defer close(done)
-		fn()
-	}
-	<-done
 }

@@ -7,9 +7,3 @@ import "errors"
 func landlockABI() (int, error) {
 	return 0, errors.New("Landlock is a Linux feature; commands run without a sandbox on this system")
 }
-
-func lockThread() {}
-
-func restrictThread([]string) error {
-	return errors.New("the sandbox needs Linux")
-}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,10 +14,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mini-claude/mini-claude/internal/credentials"
+	"github.com/mini-claude/mini-claude/internal/reaper"
 )
 
 // shellTimeout bounds a "!command" the user runs from the input.
 const shellTimeout = 2 * time.Minute
+
+// shellOutputDelay is how long a "!command" that has ended may keep writing
+// through processes it left running.
+const shellOutputDelay = 500 * time.Millisecond
 
 // shellDoneMsg carries the output of a "!command".
 type shellDoneMsg struct {
@@ -43,12 +49,18 @@ func (m *model) shell(command string) tea.Cmd {
 	m.shellCancel = cancel
 	return m.work.cmd(func() tea.Msg {
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "bash", "-c", command)
-		cmd.Dir, cmd.Env = dir, env
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		out, err := cmd.CombinedOutput()
-		text := strings.TrimRight(string(out), "\n")
+		var out bytes.Buffer
+		bash, err := exec.LookPath("bash")
+		var status syscall.WaitStatus
+		if err == nil {
+			cmd := reaper.Command{Path: bash, Args: []string{"bash", "-c", command}, Env: env, Dir: dir,
+				Stdout: &out, Stderr: &out, WaitDelay: shellOutputDelay}
+			status, err = cmd.Run(ctx)
+		}
+		if err == nil && status != 0 {
+			err = errors.New(reaper.Describe(status))
+		}
+		text := strings.TrimRight(out.String(), "\n")
 		switch {
 		case errors.Is(ctx.Err(), context.Canceled):
 			err = errors.New("stopped with Esc")

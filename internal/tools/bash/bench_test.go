@@ -17,7 +17,7 @@ import (
 // iteration in a rotating order, so that the load of a shared machine weighs
 // on each alike. It
 // reports the medians and the overhead (target: within 2 ms), with and
-// without the sandbox's launcher thread.
+// without the sandbox (a thread of the process helper that Landlock restricts).
 func BenchmarkTruePipelineOverhead(b *testing.B) {
 	h := newHarness(b)
 	noSandbox := func() shell.SandboxStatus { return shell.SandboxStatus{Err: errors.New("off for the benchmark")} }
