@@ -171,7 +171,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")
 	fl.BoolVar(&opts.ForkSession, "fork-session", false, "With --continue or --resume: copy the session under a new id instead of adding to it")
 	fl.StringVarP(&opts.Worktree, "worktree", "w", "", "Start the session in a new git worktree under .mini-claude/worktrees/<name>, on the branch worktree-<name> (without a name: a made-up one)")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f), newCmdACP(f))
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f), newCmdACP(f), newCmdFleet(f))
 	return cmd
 }
 
