@@ -395,3 +395,83 @@ func TestFleetParksATaskWhoseRunAlwaysCrashesAsFailed(t *testing.T) {
 		t.Errorf("status: %q", out)
 	}
 }
+
+// serveSleeper scripts a task that sleeps a minute, long enough to be
+// stopped in the middle, then answers.
+func (r *fleetRig) serveSleeper() {
+	r.srv.ServeFunc(func(req llmtest.Request) llmtest.Turn {
+		if req.AssistantTurns() == 0 {
+			return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Sleep", `{"label":"long","ms":60000}`)}}
+		}
+		return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("finished " + requestTask(req))}}
+	})
+}
+
+// waitSleeping waits until task's transcript in the object store holds its Sleep call.
+func (r *fleetRig) waitSleeping(ctx context.Context, f *fleet.Fleet, task string) {
+	r.t.Helper()
+	waitFor(r.t, time.Minute, task+"'s transcript to hold its Sleep call", func() bool {
+		data, err := f.Transcript(ctx, task)
+		return err == nil && bytes.Contains(data, []byte(`"name":"Sleep"`))
+	})
+}
+
+func TestFleetWorkerReleasesItsTaskOnSIGTERMAndAnotherResumesIt(t *testing.T) {
+	r := newFleetRig(t)
+	r.serveSleeper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r.fleet(ctx, "submit", writeTasks(t, []fleet.Task{{ID: "long", Prompt: "fleet task long: sleep", Repo: r.sourceRepo()}}))
+	first := r.startWorker("w1", "--ack-wait", "30s", "--grace", "0s")
+	f := r.connect()
+	r.waitSleeping(ctx, f, "long")
+
+	first.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-first.done:
+		if code := first.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Fatalf("the worker exited %d on SIGTERM", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the worker did not stop within 15s of SIGTERM")
+	}
+	if !strings.Contains(first.log.String(), "task long: released unfinished") {
+		t.Errorf("the worker did not release its task:\n%s", first.log.String())
+	}
+	// Released, the task goes to the next worker at once, not after the 30s ack wait.
+	released := time.Now()
+	r.startWorker("w2", "--ack-wait", "30s")
+	out, _ := r.fleet(ctx, "results", "--wait")
+	res := readResults(t, out)["long"]
+	if res.Status != fleet.StateDone || !res.Resumed || res.Attempts != 2 || res.Worker != "w2" {
+		t.Fatalf("the released task ended as %+v; want done, resumed by w2 on its second attempt", res)
+	}
+	if waited := time.Since(released); waited > 20*time.Second {
+		t.Errorf("the released task took %s to finish on w2", waited)
+	}
+}
+
+func TestFleetParksATaskWhoseWorkerDiedOnItsLastDelivery(t *testing.T) {
+	r := newFleetRig(t)
+	r.serveSleeper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r.fleet(ctx, "submit", writeTasks(t, []fleet.Task{{ID: "doomed", Prompt: "fleet task doomed: sleep", Repo: r.sourceRepo()}}))
+	victim := r.startWorker("w1", "--ack-wait", "2s", "--max-deliver", "1")
+	f := r.connect()
+	r.waitSleeping(ctx, f, "doomed")
+	// w2 takes no task (there is none left to deliver) but hears the advisory.
+	r.startWorker("w2", "--ack-wait", "2s", "--max-deliver", "1")
+	victim.cmd.Process.Signal(syscall.SIGKILL)
+	<-victim.done
+
+	out, _ := r.fleet(ctx, "results", "--wait")
+	res := readResults(t, out)["doomed"]
+	if res.Status != fleet.StateFailed || res.Attempts != 1 || !strings.Contains(res.Reason, "no worker finished it in 1 deliveries") {
+		t.Fatalf("the task ended as %+v; want parked as failed after its one delivery", res)
+	}
+	out, _ = r.fleet(ctx, "status")
+	if !strings.HasPrefix(out, "pending 0  running 0  done 0  failed 1  (queued messages 0") {
+		t.Errorf("status: %q", out)
+	}
+}

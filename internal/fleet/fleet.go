@@ -94,9 +94,11 @@ func open(ctx context.Context, nc *nats.Conn) (*Fleet, error) {
 	return f, nil
 }
 
-// Close drains the connection.
+// Close sends what is still buffered (a task released with a nak) and
+// closes the connection.
 func (f *Fleet) Close() {
-	f.nc.Drain()
+	f.nc.FlushTimeout(5 * time.Second)
+	f.nc.Close()
 }
 
 // The states of a task.

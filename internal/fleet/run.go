@@ -22,6 +22,12 @@ import (
 // finish: the conversation so far already holds the task's own prompt.
 const ResumePrompt = "Your previous run of this task was interrupted. Continue the task from where it stopped, without repeating work already done."
 
+// heartbeatEvery is how often a running task is reported alive and its
+// transcript uploaded when it grew, at most: a third of the ack wait when
+// that is shorter. A worker that dies loses at most this much of the
+// transcript, which the resumed run then does again.
+const heartbeatEvery = 2 * time.Second
+
 // outcome is how one attempt at a task ended: with a result, with an error
 // (the run ended without one), or released because the worker is stopping.
 type outcome struct {
@@ -73,7 +79,7 @@ func (w *worker) run(ctx context.Context, msg jetstream.Msg, t Task, attempt int
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	tick := time.NewTicker(max(w.cfg.AckWait/3, 100*time.Millisecond))
+	tick := time.NewTicker(max(min(w.cfg.AckWait/3, heartbeatEvery), 100*time.Millisecond))
 	defer tick.Stop()
 	var mark uploadMark
 	var waitErr error
