@@ -160,6 +160,9 @@ func runArgs(t Task, sessionID string, resume bool) []string {
 	if t.MaxTurns > 0 {
 		args = append(args, "--max-turns", strconv.Itoa(t.MaxTurns))
 	}
+	if t.MaxBudgetUSD > 0 {
+		args = append(args, "--max-budget-usd", strconv.FormatFloat(t.MaxBudgetUSD, 'f', -1, 64))
+	}
 	return append(args, "--", prompt)
 }
 

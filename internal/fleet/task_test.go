@@ -62,10 +62,10 @@ func TestSessionIDIsAStableUUIDPerTask(t *testing.T) {
 }
 
 func TestRunArgsStartOrResumeTheTasksSession(t *testing.T) {
-	task := Task{ID: "t", Prompt: "-p looks like a flag", Dir: "/x", Model: "m", AllowedTools: []string{"Read", "Bash(ls:*)"}, MaxTurns: 3}
+	task := Task{ID: "t", Prompt: "-p looks like a flag", Dir: "/x", Model: "m", AllowedTools: []string{"Read", "Bash(ls:*)"}, MaxTurns: 3, MaxBudgetUSD: 0.25}
 	sid := SessionID("t")
 	got := strings.Join(runArgs(task, sid, false), " ")
-	want := "-p --output-format json --session-id " + sid + " --model m --allowedTools Read --allowedTools Bash(ls:*) --max-turns 3 -- -p looks like a flag"
+	want := "-p --output-format json --session-id " + sid + " --model m --allowedTools Read --allowedTools Bash(ls:*) --max-turns 3 --max-budget-usd 0.25 -- -p looks like a flag"
 	if got != want {
 		t.Errorf("new run:\n got %s\nwant %s", got, want)
 	}
