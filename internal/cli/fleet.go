@@ -173,7 +173,7 @@ func newCmdFleetResults(f *Factory, connect fleetConnect) *cobra.Command {
 			}
 			defer fl.Close()
 			if wait {
-				if err := fl.WaitFinished(cmd.Context(), 500*time.Millisecond); err != nil {
+				if err := fl.WaitFinished(cmd.Context()); err != nil {
 					return &ExitError{Code: ExitFailed, Err: err}
 				}
 			}

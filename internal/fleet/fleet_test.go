@@ -85,7 +85,7 @@ func TestResultsAreStoredOnceAndWaitedFor(t *testing.T) {
 		t.Fatalf("second store: %v, %v", stored, err)
 	}
 	waited := make(chan error, 1)
-	go func() { waited <- f.WaitFinished(ctx, 10*time.Millisecond) }()
+	go func() { waited <- f.WaitFinished(ctx) }()
 	select {
 	case err := <-waited:
 		t.Fatalf("WaitFinished returned with a task running: %v", err)
@@ -98,5 +98,17 @@ func TestResultsAreStoredOnceAndWaitedFor(t *testing.T) {
 	var out strings.Builder
 	if err := f.WriteResults(ctx, &out); err != nil || !strings.Contains(out.String(), `"id":"a","status":"done"`) || !strings.Contains(out.String(), `"attempts":1`) {
 		t.Fatalf("results %q, %v", out.String(), err)
+	}
+}
+
+func TestAFleetWithoutTasksHasNothingToWaitFor(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	f := connect(t)
+	if states, err := f.States(ctx); err != nil || len(states) != 0 {
+		t.Fatalf("states %v, %v", states, err)
+	}
+	if err := f.WaitFinished(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

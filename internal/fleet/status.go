@@ -2,10 +2,12 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -27,25 +29,53 @@ type Summary struct {
 
 // States returns every task's state, by id.
 func (f *Fleet) States(ctx context.Context) ([]State, error) {
-	keys, err := f.state.Keys(ctx)
-	if errors.Is(err, jetstream.ErrNoKeysFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list task states: %w", err)
-	}
-	slices.Sort(keys)
-	states := make([]State, 0, len(keys))
-	for _, k := range keys {
-		s, found, err := f.getState(ctx, k)
-		if err != nil {
-			return nil, err
-		}
-		if found {
+	var states []State
+	err := f.watchStates(ctx, func(all map[string]State) bool {
+		states = make([]State, 0, len(all))
+		for _, s := range all {
 			states = append(states, s)
 		}
+		return true
+	})
+	slices.SortFunc(states, func(a, b State) int { return strings.Compare(a.ID, b.ID) })
+	return states, err
+}
+
+// watchStates reads every task's state from the bucket in one pass, calls
+// done with them all, then again after each change, until done returns true.
+func (f *Fleet) watchStates(ctx context.Context, done func(map[string]State) bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := f.state.WatchAll(ctx, jetstream.IgnoreDeletes())
+	if err != nil {
+		return fmt.Errorf("watch task states: %w", err)
 	}
-	return states, nil
+	defer w.Stop()
+	all := map[string]State{}
+	current := false
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("watch task states: %w", ctx.Err())
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("watch task states: the watch ended")
+			}
+			if e != nil {
+				var s State
+				if err := json.Unmarshal(e.Value(), &s); err != nil {
+					return fmt.Errorf("decode state of %s: %w", e.Key(), err)
+				}
+				all[e.Key()] = s
+			} else {
+				// The bucket's current values have all arrived.
+				current = true
+			}
+			if current && done(all) {
+				return nil
+			}
+		}
+	}
 }
 
 // Status summarises the tasks' states and the stream.
@@ -120,21 +150,14 @@ func (f *Fleet) WriteResults(ctx context.Context, w io.Writer) error {
 	return nil
 }
 
-// WaitFinished waits until every submitted task is done or failed, checking
-// every interval.
-func (f *Fleet) WaitFinished(ctx context.Context, interval time.Duration) error {
-	for {
-		states, err := f.States(ctx)
-		if err != nil {
-			return err
+// WaitFinished waits until every submitted task is done or failed.
+func (f *Fleet) WaitFinished(ctx context.Context) error {
+	return f.watchStates(ctx, func(all map[string]State) bool {
+		for _, s := range all {
+			if !terminal(s.State) {
+				return false
+			}
 		}
-		if !slices.ContainsFunc(states, func(s State) bool { return !terminal(s.State) }) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("wait for the tasks: %w", ctx.Err())
-		case <-time.After(interval):
-		}
-	}
+		return true
+	})
 }
