@@ -48,6 +48,11 @@ type Options struct {
 	Env tool.Env
 	// MaxTurns stops the run after that many model responses; 0 is no limit.
 	MaxTurns int
+	// MaxBudgetUSD stops the run once its cost, its sub-agents' included,
+	// reaches this many dollars; 0 is no limit. It is checked after each
+	// response, as Claude Code does: the calls of the response that reached
+	// it are answered as not run.
+	MaxBudgetUSD float64
 	// MaxTokens caps each response; 0 leaves it to the provider's default.
 	MaxTokens int
 	// Cost prices the usage of a run; nil means llm.Cost, the list price of
@@ -127,6 +132,8 @@ const (
 	MaxTurnsReached
 	Failed
 	Interrupted
+	// MaxBudgetReached: the run's cost reached Options.MaxBudgetUSD.
+	MaxBudgetReached
 )
 
 // Result summarises a run.
@@ -344,6 +351,9 @@ func (a *Agent) run(ctx context.Context, mark PromptMark, prompt ...llm.Message)
 		res.NumTurns++
 		res.Text = reply.Message.Text()
 		uses := reply.Message.ToolUses()
+		if a.overBudget(res) {
+			return a.budgetReached(res, uses)
+		}
 		if len(uses) == 0 {
 			if reply.StopReason == llm.StopPauseTurn {
 				continue

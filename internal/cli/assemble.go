@@ -18,6 +18,9 @@ func checkRunFlags(opts *Options) error {
 	if opts.MaxTurns < 0 {
 		return usageError("--max-turns must be 0 (no limit) or more, not %d", opts.MaxTurns)
 	}
+	if opts.MaxBudgetUSD < 0 {
+		return usageError("--max-budget-usd must be 0 (no limit) or more, not %s", agent.FormatUSD(opts.MaxBudgetUSD))
+	}
 	if opts.CompactThreshold < 0 {
 		return usageError("--compact-threshold must be 0 (80%% of the model's context window) or a number of tokens, not %d", opts.CompactThreshold)
 	}
@@ -48,6 +51,10 @@ func (s *session) agentOptions(opts *Options, client llm.Client, servers *mcp.Ma
 	skill.Attach(state, s.commands)
 	planmode.Attach(state, filepath.Join(config.Home(), "plans"))
 	tool.AttachConnecting(state, connectingServers{s: s, servers: servers})
+	if opts.Print || opts.InputFormat == inputStreamJSON {
+		// As in Claude Code, the budget holds for headless runs only.
+		agentOpts.MaxBudgetUSD = opts.MaxBudgetUSD
+	}
 	if s.provider.Local {
 		agentOpts.Cost = func(llm.Usage) float64 { return 0 }
 	}

@@ -60,7 +60,7 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	servers.Wait(ctx, mcpWait(f.Getenv))
 	pool := func() []tool.Tool { return s.poolWith(servers) }
 	p := &printer{format: opts.OutputFormat, out: f.IO.Out, errOut: f.IO.ErrOut, verbose: opts.Verbose,
-		includeHooks: opts.IncludeHookEvents, sessionID: conv.id, model: s.model}
+		includeHooks: opts.IncludeHookEvents, sessionID: conv.id, model: s.model, maxBudgetUSD: opts.MaxBudgetUSD}
 	p.start(s, tool.Names(answerable(pool())), mcpServerEvents(servers), keySource(s.provider, f.Getenv))
 	agentOpts := s.agentOptions(opts, client, servers, conv, state, p.event)
 	agentOpts.UnknownCommands = true
@@ -131,6 +131,8 @@ func exitFor(res agent.Result, p Provider, getenv func(string) string) error {
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted")}
 	case agent.MaxTurnsReached:
 		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; raise --max-turns to let the run go on", res.Err)}
+	case agent.MaxBudgetReached:
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%w; raise --max-budget-usd to let the run go on", res.Err)}
 	}
 	var apiErr *llm.APIError
 	switch {

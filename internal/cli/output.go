@@ -32,6 +32,8 @@ type printer struct {
 	verbose   bool
 	sessionID string
 	model     string
+	// maxBudgetUSD is --max-budget-usd, which a result reports when reached.
+	maxBudgetUSD float64
 	// stopReason is the stop reason of the last assistant message.
 	stopReason llm.StopReason
 	// spent sums the usage and cost per model of the runs reported so far.
@@ -377,6 +379,9 @@ func (p *printer) resultEvent(res agent.Result) resultEvent {
 		ev.Errors = []string{fmt.Sprintf("Reached maximum number of turns (%d)", res.NumTurns)}
 		// Claude Code counts the turn it refused to start; scripts compare against that.
 		ev.NumTurns++
+	case agent.MaxBudgetReached:
+		ev.Subtype, ev.IsError, ev.TerminalReason = "error_max_budget_usd", true, "budget_exhausted"
+		ev.Errors = []string{fmt.Sprintf("Reached maximum budget ($%s)", agent.FormatUSD(p.maxBudgetUSD))}
 	case agent.Failed:
 		ev.Subtype, ev.IsError, ev.TerminalReason = "error_during_execution", true, "error"
 		var apiErr *llm.APIError

@@ -86,6 +86,8 @@ type Options struct {
 	StrictMCPConfig    bool
 	// IncludeHookEvents reports every hook run in stream-json, not only SessionStart's.
 	IncludeHookEvents bool
+	// MaxBudgetUSD stops a headless run once it has cost this much; 0 is no limit.
+	MaxBudgetUSD float64
 	// Trust trusts the working folder for this run only, as if the user had
 	// trusted it; nothing is recorded.
 	Trust bool
@@ -151,6 +153,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.Model, "model", "", "Model to use, optionally after a provider: ollama/qwen3-coder (default $ANTHROPIC_MODEL, else "+llm.DefaultModel+")")
 	fl.StringVar(&opts.Provider, "provider", "", "Model provider: anthropic, openai, or a local server: ollama, llamacpp, vllm (default anthropic)")
 	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "Stop after this many model turns (0: no limit)")
+	fl.Float64Var(&opts.MaxBudgetUSD, "max-budget-usd", 0, "Stop a headless run once its API calls cost this many dollars (only with -p; 0: no limit)")
 	fl.StringArrayVar(&opts.Tools, "tools", nil, `Offer exactly these built-in tools ("" for none, "default" for all)`)
 	fl.StringArrayVar(&opts.AllowedTools, "allowedTools", nil, `Rules that allow tools without asking, e.g. "Read,Bash(git log:*)"`)
 	fl.StringArrayVar(&opts.DisallowedTools, "disallowedTools", nil, `Rules that deny tools, e.g. "Bash(rm:*)" or "WebFetch"`)
@@ -171,7 +174,7 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVar(&opts.SessionID, "session-id", "", "Use this id (a UUID) for the new session")
 	fl.BoolVar(&opts.ForkSession, "fork-session", false, "With --continue or --resume: copy the session under a new id instead of adding to it")
 	fl.StringVarP(&opts.Worktree, "worktree", "w", "", "Start the session in a new git worktree under .mini-claude/worktrees/<name>, on the branch worktree-<name> (without a name: a made-up one)")
-	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f), newCmdACP(f))
+	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f), newCmdACP(f), newCmdFleet(f))
 	return cmd
 }
 

@@ -87,7 +87,7 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 	st := &stream{f: f, opts: opts, s: s, client: client}
 	st.conn = sdkproto.New(f.IO.Out, st.control)
 	st.p = &printer{format: formatStreamJSON, out: st.conn, errOut: f.IO.ErrOut, verbose: opts.Verbose,
-		includeHooks: opts.IncludeHookEvents, model: s.model}
+		includeHooks: opts.IncludeHookEvents, model: s.model, maxBudgetUSD: opts.MaxBudgetUSD}
 	input := newStoppableInput(f.IO.In, f.IO.InIsTerminal)
 	read := make(chan error, 1)
 	go func() { read <- st.conn.Read(input) }()
