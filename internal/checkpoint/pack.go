@@ -57,34 +57,61 @@ func chunkEnd(data []byte) int {
 	return n
 }
 
-// chunks splits data into its content-defined chunks; empty data is one empty chunk.
-func chunks(data []byte) [][]byte {
-	out := [][]byte{data[:chunkEnd(data)]}
-	for rest := data[len(out[0]):]; len(rest) > 0; rest = rest[len(out[len(out)-1]):] {
-		out = append(out, rest[:chunkEnd(rest)])
-	}
-	return out
+// digest is what a content is known by: its address, and where its chunks
+// end with theirs. Its slices are never changed once it is made.
+type digest struct {
+	// id is the content's address: the SHA-256 of a content of one chunk;
+	// of more, the SHA-256 of its chunks' sums, one after the other.
+	id string
+	// ends are where the chunks end, in order; sums are their addresses.
+	ends []int
+	sums []string
 }
 
-// fingerprint splits data into chunks and returns the content's address,
-// the chunks and their addresses. Content of one chunk is addressed by its
-// SHA-256; content of more by the SHA-256 of its chunks' sums, one after the other.
-func fingerprint(data []byte) (id string, parts [][]byte, sums []string) {
-	parts = chunks(data)
-	if len(parts) == 1 {
-		sum := sha256.Sum256(data)
-		id = hex.EncodeToString(sum[:])
-		return id, parts, []string{id}
+// fingerprint cuts data into its content-defined chunks and returns its
+// digest; empty data is one empty chunk.
+func fingerprint(data []byte) digest {
+	var d digest
+	for at := 0; ; {
+		end := at + chunkEnd(data[at:])
+		d.add(data[at:end], end)
+		if at = end; at == len(data) {
+			break
+		}
 	}
-	manifest := make([]byte, 0, len(parts)*sha256.Size)
-	sums = make([]string, len(parts))
-	for i, p := range parts {
-		sum := sha256.Sum256(p)
-		manifest = append(manifest, sum[:]...)
-		sums[i] = hex.EncodeToString(sum[:])
+	d.seal()
+	return d
+}
+
+// add appends the chunk part, which ends at end.
+func (d *digest) add(part []byte, end int) {
+	sum := sha256.Sum256(part)
+	d.ends = append(d.ends, end)
+	d.sums = append(d.sums, hex.EncodeToString(sum[:]))
+}
+
+// seal sets the content's address from its chunks'.
+func (d *digest) seal() {
+	if len(d.sums) == 1 {
+		d.id = d.sums[0]
+		return
+	}
+	manifest := make([]byte, 0, len(d.sums)*sha256.Size)
+	for _, sum := range d.sums {
+		manifest, _ = hex.AppendDecode(manifest, []byte(sum))
 	}
 	sum := sha256.Sum256(manifest)
-	return hex.EncodeToString(sum[:]), parts, sums
+	d.id = hex.EncodeToString(sum[:])
+}
+
+// parts returns the chunks of data, the content d is the digest of.
+func (d digest) parts(data []byte) [][]byte {
+	parts := make([][]byte, len(d.ends))
+	at := 0
+	for i, end := range d.ends {
+		parts[i], at = data[at:end], end
+	}
+	return parts
 }
 
 // span is where a chunk lies in the pack.
@@ -106,10 +133,12 @@ type pack struct {
 	at   map[string]span
 }
 
-// add appends the chunks the pack lacks and returns where they went.
-func (p *pack) add(parts [][]byte, sums []string) ([]span, error) {
+// add appends the chunks of data (whose digest is d) that the pack lacks
+// and returns where they went.
+func (p *pack) add(data []byte, d digest) ([]span, error) {
 	var added []span
-	for i, part := range parts {
+	sums := d.sums
+	for i, part := range d.parts(data) {
 		if _, ok := p.at[sums[i]]; ok || slices.ContainsFunc(added, func(s span) bool { return s.Sum == sums[i] }) {
 			continue
 		}

@@ -1,0 +1,115 @@
+package checkpoint
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestUpdateFindsTheDigestOfTheWholeContent checks that reusing the chunks a
+// change did not touch gives exactly the digest of the content cut and
+// hashed from scratch, whatever the change and wherever it falls.
+func TestUpdateFindsTheDigestOfTheWholeContent(t *testing.T) {
+	contents := map[string][]byte{
+		"text":   textLines(600<<10, 5),
+		"random": randomBytes(300<<10, 9),
+		"zeros":  make([]byte, 300<<10), // no cut point: every chunk is cut at maxChunk
+		"small":  textLines(3000, 2),
+	}
+	edits := []struct {
+		name string
+		edit func(data []byte, at int) []byte
+	}{
+		{"replace a line", func(d []byte, at int) []byte { return editLine(d, at, at) }},
+		{"flip a byte", func(d []byte, at int) []byte {
+			out := slices.Clone(d)
+			if at < len(out) {
+				out[at] ^= 1
+			}
+			return out
+		}},
+		{"overwrite 200 KB", func(d []byte, at int) []byte {
+			out := slices.Clone(d)
+			for i := at; i < min(at+200<<10, len(out)); i++ {
+				out[i] = 1
+			}
+			return out
+		}},
+		{"insert", func(d []byte, at int) []byte { return slices.Concat(d[:at], []byte("inserted\n"), d[at:]) }},
+		{"insert a chunk's worth", func(d []byte, at int) []byte { return slices.Concat(d[:at], randomBytes(70<<10, 1), d[at:]) }},
+		{"delete", func(d []byte, at int) []byte { return slices.Concat(d[:at], d[min(at+5000, len(d)):]) }},
+		{"truncate", func(d []byte, at int) []byte { return slices.Clone(d[:at]) }},
+		{"append", func(d []byte, at int) []byte { return slices.Concat(d, d[:at]) }},
+		{"empty", func(d []byte, at int) []byte { return nil }},
+		{"same", func(d []byte, at int) []byte { return slices.Clone(d) }},
+		{"repeat", func(d []byte, at int) []byte { return slices.Concat(d[:at], d[:at]) }},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, data := range contents {
+		old := fingerprint(data)
+		for _, e := range edits {
+			at := []int{0, 1, len(data) / 2, len(data) - 1, len(data), rng.IntN(len(data)), rng.IntN(len(data))}
+			if n := len(old.ends); n > 2 { // the last byte of a chunk, the first of the next
+				at = append(at, old.ends[1]-1, old.ends[1], old.ends[n-2]-1, old.ends[n-2])
+			}
+			for _, at := range at {
+				t.Run(fmt.Sprintf("%s/%s at %d", name, e.name, at), func(t *testing.T) {
+					changed := e.edit(data, at)
+					got, want := update(data, old, changed), fingerprint(changed)
+					if got.id != want.id || !slices.Equal(got.ends, want.ends) || !slices.Equal(got.sums, want.sums) {
+						t.Errorf("update gives %d chunks, id %s; cut from scratch %d chunks, id %s",
+							len(got.ends), got.id[:8], len(want.ends), want.id[:8])
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestRecentReadsStayWithinTheirBudget checks that the store forgets the
+// content of the files it read least lately rather than hold more than
+// recentBudget, and that a file larger than the budget is not kept at all.
+func TestRecentReadsStayWithinTheirBudget(t *testing.T) {
+	var r recent
+	part := recentBudget / 4
+	for i := range 6 {
+		data := make([]byte, part)
+		r.keep(fmt.Sprint("f", i), data, fingerprint(data))
+	}
+	if r.size > recentBudget || len(r.files) != 4 || r.files["f0"] != nil || r.files["f5"] == nil {
+		t.Errorf("kept %d files, %d bytes; want the last 4 within %d bytes", len(r.files), r.size, recentBudget)
+	}
+	huge := make([]byte, recentBudget+1)
+	r.keep("huge", huge, digest{})
+	if r.files["huge"] != nil {
+		t.Error("a file larger than the budget was kept")
+	}
+	r.clear()
+	if r.size != 0 || len(r.files) != 0 {
+		t.Errorf("after clear, %d files and %d bytes are kept", len(r.files), r.size)
+	}
+}
+
+// TestAFileChangedBetweenReadsIsHashedAnew checks that what the store read
+// before is only a help: a file changed behind its back, even keeping its
+// size, gets the address of its new content.
+func TestAFileChangedBetweenReadsIsHashedAnew(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.txt")
+	data := textLines(1<<20, 4)
+	os.WriteFile(path, data, 0o644)
+	s, _ := Open(filepath.Join(dir, "cp"))
+	defer s.Close()
+	s.Snapshot("p1", []string{path})
+	changed := bytes.Clone(data)
+	changed[len(changed)/2] ^= 1
+	os.WriteFile(path, changed, 0o644)
+	s.Wrote("p1", []string{path})
+	if got, want := s.wrote[path].ID, fingerprint(changed).id; got != want {
+		t.Errorf("the version noted is %s, want %s", got[:8], want[:8])
+	}
+}
