@@ -41,20 +41,23 @@ var gear = func() (t [256]uint64) {
 	return t
 }()
 
-// chunkEnd returns the length of the chunk data starts with.
+// chunkEnd returns the length of the chunk data starts with. The loop
+// ranges over the bytes it hashes so that the compiler drops the bounds
+// checks: it is the one pass over every byte a first snapshot makes besides
+// SHA-256's.
 func chunkEnd(data []byte) int {
 	if len(data) <= minChunk {
 		return len(data)
 	}
-	n := min(len(data), maxChunk)
+	data = data[:min(len(data), maxChunk)]
 	var h uint64
-	for i := minChunk; i < n; i++ {
-		h = h<<1 + gear[data[i]]
+	for i, b := range data[minChunk:] {
+		h = h<<1 + gear[b]
 		if h&cutMask == 0 {
-			return i + 1
+			return minChunk + i + 1
 		}
 	}
-	return n
+	return len(data)
 }
 
 // digest is what a content is known by: its address, and where its chunks
@@ -134,26 +137,51 @@ type pack struct {
 }
 
 // add appends the chunks of data (whose digest is d) that the pack lacks
-// and returns where they went.
+// and returns where they went. New chunks that follow one another in data
+// are appended in one write: the first snapshot of a file, a write.
 func (p *pack) add(data []byte, d digest) ([]span, error) {
 	var added []span
-	sums := d.sums
-	for i, part := range d.parts(data) {
-		if _, ok := p.at[sums[i]]; ok || slices.ContainsFunc(added, func(s span) bool { return s.Sum == sums[i] }) {
+	from, to := 0, 0 // data[from:to] are new chunks not yet written
+	for i, end := range d.ends {
+		begin, sum := 0, d.sums[i]
+		if i > 0 {
+			begin = d.ends[i-1]
+		}
+		if _, ok := p.at[sum]; ok || slices.ContainsFunc(added, func(s span) bool { return s.Sum == sum }) {
 			continue
 		}
-		if p.w == nil {
-			if err := p.open(); err != nil {
+		if begin != to {
+			if err := p.write(data[from:to]); err != nil {
 				return nil, err
 			}
+			from = begin
 		}
-		if _, err := p.w.Write(part); err != nil {
-			return nil, fmt.Errorf("store a checkpoint chunk: %w", err)
+		added = append(added, span{Sum: sum, Off: p.size + int64(begin-from), Len: int64(end - begin)})
+		to = end
+	}
+	if len(added) > 0 {
+		if err := p.write(data[from:to]); err != nil {
+			return nil, err
 		}
-		added = append(added, span{Sum: sums[i], Off: p.size, Len: int64(len(part))})
-		p.size += int64(len(part))
 	}
 	return added, nil
+}
+
+// write appends b to the pack, opening it on first use. After a failed
+// write the pack is opened again, to learn where its end now is.
+func (p *pack) write(b []byte) error {
+	if p.w == nil {
+		if err := p.open(); err != nil {
+			return err
+		}
+	}
+	if _, err := p.w.Write(b); err != nil {
+		p.w.Close()
+		p.w = nil
+		return fmt.Errorf("store a checkpoint chunk: %w", err)
+	}
+	p.size += int64(len(b))
+	return nil
 }
 
 // open opens the pack for appending, creating its folder; a torn tail a

@@ -113,3 +113,43 @@ func TestAFileChangedBetweenReadsIsHashedAnew(t *testing.T) {
 		t.Errorf("the version noted is %s, want %s", got[:8], want[:8])
 	}
 }
+
+// TestEveryVersionOfALargeFileComesBack edits a 1 MB file in five prompts,
+// each changing it in two distant places, inserting, cutting, or repeating a
+// part of it (so that its new chunks are apart in the file, or one chunk
+// appears twice), and then, in a store opened again as a resumed session
+// does, goes back before each prompt in turn, the last first: each time the
+// file is the exact bytes that prompt found.
+func TestEveryVersionOfALargeFileComesBack(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.bin")
+	versions := [][]byte{randomBytes(1<<20, 8)}
+	changes := []func(d []byte) []byte{
+		func(d []byte) []byte { return editLine(editLine(d, 1000, 1), 900<<10, 2) },
+		func(d []byte) []byte { return slices.Concat(d[:300<<10], []byte("inserted"), d[300<<10:]) },
+		func(d []byte) []byte { return slices.Concat(d[:100<<10], d[200<<10:]) },
+		func(d []byte) []byte { return slices.Concat(d, d[:200<<10]) },
+		func(d []byte) []byte { return editLine(d[:len(d)-5], 0, 5) },
+	}
+	os.WriteFile(path, versions[0], 0o644)
+	s, _ := Open(filepath.Join(dir, "cp"))
+	for i, change := range changes {
+		versions = append(versions, change(versions[i]))
+		edit(t, s, fmt.Sprint("p", i+1), path, versions[i+1])
+	}
+	s.Close()
+	s, _ = Open(filepath.Join(dir, "cp"))
+	defer s.Close()
+	for i := len(changes); i >= 1; i-- {
+		plan, err := s.Plan(fmt.Sprint("p", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Restore(plan, false); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, versions[i-1]) {
+			t.Fatalf("before p%d the file is %d bytes, want the %d it was", i, len(got), len(versions[i-1]))
+		}
+	}
+}
