@@ -153,3 +153,35 @@ func TestEveryVersionOfALargeFileComesBack(t *testing.T) {
 		}
 	}
 }
+
+// TestCutsAreWhereTheGearHashSaysSo checks chunkEnd, which hashes two bytes
+// a step, against the gear hash taken a byte at a time, on contents with
+// cuts, without any (zeros) and of odd lengths.
+func TestCutsAreWhereTheGearHashSaysSo(t *testing.T) {
+	byteAtATime := func(data []byte) int {
+		if len(data) <= minChunk {
+			return len(data)
+		}
+		var h uint64
+		for i := minChunk; i < min(len(data), maxChunk); i++ {
+			if h = h<<1 + gear[data[i]]; h&cutMask == 0 {
+				return i + 1
+			}
+		}
+		return min(len(data), maxChunk)
+	}
+	for name, data := range map[string][]byte{
+		"text":   textLines(1<<20, 7),
+		"random": randomBytes(1<<20+1, 3),
+		"zeros":  make([]byte, 200<<10+3),
+		"small":  randomBytes(minChunk+1, 1),
+	} {
+		for at := 0; at < len(data); {
+			got, want := chunkEnd(data[at:]), byteAtATime(data[at:])
+			if got != want {
+				t.Fatalf("%s: the chunk at %d is %d bytes, want %d", name, at, got, want)
+			}
+			at += got
+		}
+	}
+}
