@@ -26,7 +26,7 @@ import (
 type Version struct {
 	// Absent says there was no file.
 	Absent bool `json:"absent,omitempty"`
-	// ID is the content's address (see fingerprint).
+	// ID is the content's address (see digest).
 	ID string `json:"sha256,omitempty"`
 	// Chunks are the addresses of the content's chunks, in order, when it
 	// is stored and has more than one; a stored content of one chunk is the chunk ID.
@@ -78,7 +78,9 @@ type Store struct {
 	saved map[[2]string]bool
 	// wrote is the last version a file tool left, by path.
 	wrote map[string]Version
-	index *os.File
+	// recent is what the store last read of the files it looked at lately.
+	recent recent
+	index  *os.File
 }
 
 // Open returns the store in dir, reading the index its earlier runs left;
@@ -191,19 +193,21 @@ func (s *Store) current(path string, keep bool) (v Version, added []span, ok boo
 	if !info.Mode().IsRegular() {
 		return Version{}, nil, false, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readInto(path, getBuffer(), info.Size())
 	if err != nil {
+		putBuffer(data)
 		return Version{}, nil, false, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	id, parts, sums := fingerprint(data)
-	v = Version{ID: id, Size: int64(len(data)), Mode: info.Mode().Perm()}
-	if !keep {
-		return v, nil, true, nil
+	d := s.recent.digest(path, data)
+	v = Version{ID: d.id, Size: int64(len(data)), Mode: info.Mode().Perm()}
+	if keep {
+		if len(d.sums) > 1 {
+			v.Chunks = d.sums
+		}
+		added, err = s.pack.add(data, d)
 	}
-	if len(sums) > 1 {
-		v.Chunks = sums
-	}
-	if added, err = s.pack.add(parts, sums); err != nil {
+	s.recent.keep(path, data, d)
+	if err != nil {
 		return Version{}, nil, false, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return v, added, true, nil
@@ -261,6 +265,7 @@ func (s *Store) Changed(turn string) []string {
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.recent.clear()
 	errs := []error{s.pack.close()}
 	if s.index != nil {
 		errs = append(errs, s.index.Close())

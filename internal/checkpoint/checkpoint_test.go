@@ -251,13 +251,13 @@ func TestChunksSurviveAnInsertion(t *testing.T) {
 	data := randomBytes(1<<20, 3)
 	changed := slices.Concat(data[:100<<10], []byte("inserted line\n"), data[100<<10:])
 	before, after := map[string]bool{}, 0
-	for _, c := range chunks(data) {
-		id, _, _ := fingerprint(c)
-		before[id] = true
+	for _, sum := range fingerprint(data).sums {
+		before[sum] = true
 	}
-	parts := chunks(changed)
-	for _, c := range parts {
-		if id, _, _ := fingerprint(c); !before[id] {
+	d := fingerprint(changed)
+	parts := d.parts(changed)
+	for _, sum := range d.sums {
+		if !before[sum] {
 			after++
 		}
 	}

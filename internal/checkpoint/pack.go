@@ -41,50 +41,90 @@ var gear = func() (t [256]uint64) {
 	return t
 }()
 
-// chunkEnd returns the length of the chunk data starts with.
+// chunkEnd returns the length of the chunk data starts with: past
+// minChunk, the first i at which the gear hash h = h<<1 + gear[data[i]] has
+// none of cutMask's bits set cuts the chunk after data[i]. This is the one
+// pass over every byte a first snapshot makes besides SHA-256's, so the loop
+// takes two bytes a step: h two steps on is h<<2 + gear[a]<<1 + gear[b], one
+// shift and add on the chain of dependent operations where the plain form
+// has two, and the step between is found beside it. The compiler proves
+// every index in bounds.
 func chunkEnd(data []byte) int {
 	if len(data) <= minChunk {
 		return len(data)
 	}
-	n := min(len(data), maxChunk)
+	end := min(len(data), maxChunk)
 	var h uint64
-	for i := minChunk; i < n; i++ {
-		h = h<<1 + gear[data[i]]
+	rest := data[minChunk:end]
+	for ; len(rest) >= 2; rest = rest[2:] {
+		a, b := gear[rest[0]], gear[rest[1]]
+		half := h<<1 + a
+		h = h<<2 + (a<<1 + b)
+		if half&cutMask == 0 {
+			return end - len(rest) + 1
+		}
 		if h&cutMask == 0 {
-			return i + 1
+			return end - len(rest) + 2
 		}
 	}
-	return n
+	return end // a cut at a last odd byte would end the chunk there too
 }
 
-// chunks splits data into its content-defined chunks; empty data is one empty chunk.
-func chunks(data []byte) [][]byte {
-	out := [][]byte{data[:chunkEnd(data)]}
-	for rest := data[len(out[0]):]; len(rest) > 0; rest = rest[len(out[len(out)-1]):] {
-		out = append(out, rest[:chunkEnd(rest)])
-	}
-	return out
+// digest is what a content is known by: its address, and where its chunks
+// end with theirs. Its slices are never changed once it is made.
+type digest struct {
+	// id is the content's address: the SHA-256 of a content of one chunk;
+	// of more, the SHA-256 of its chunks' sums, one after the other.
+	id string
+	// ends are where the chunks end, in order; sums are their addresses.
+	ends []int
+	sums []string
 }
 
-// fingerprint splits data into chunks and returns the content's address,
-// the chunks and their addresses. Content of one chunk is addressed by its
-// SHA-256; content of more by the SHA-256 of its chunks' sums, one after the other.
-func fingerprint(data []byte) (id string, parts [][]byte, sums []string) {
-	parts = chunks(data)
-	if len(parts) == 1 {
-		sum := sha256.Sum256(data)
-		id = hex.EncodeToString(sum[:])
-		return id, parts, []string{id}
+// fingerprint cuts data into its content-defined chunks and returns its
+// digest; empty data is one empty chunk.
+func fingerprint(data []byte) digest {
+	var d digest
+	for at := 0; ; {
+		end := at + chunkEnd(data[at:])
+		d.add(data[at:end], end)
+		if at = end; at == len(data) {
+			break
+		}
 	}
-	manifest := make([]byte, 0, len(parts)*sha256.Size)
-	sums = make([]string, len(parts))
-	for i, p := range parts {
-		sum := sha256.Sum256(p)
-		manifest = append(manifest, sum[:]...)
-		sums[i] = hex.EncodeToString(sum[:])
+	d.seal()
+	return d
+}
+
+// add appends the chunk part, which ends at end.
+func (d *digest) add(part []byte, end int) {
+	sum := sha256.Sum256(part)
+	d.ends = append(d.ends, end)
+	d.sums = append(d.sums, hex.EncodeToString(sum[:]))
+}
+
+// seal sets the content's address from its chunks'.
+func (d *digest) seal() {
+	if len(d.sums) == 1 {
+		d.id = d.sums[0]
+		return
+	}
+	manifest := make([]byte, 0, len(d.sums)*sha256.Size)
+	for _, sum := range d.sums {
+		manifest, _ = hex.AppendDecode(manifest, []byte(sum))
 	}
 	sum := sha256.Sum256(manifest)
-	return hex.EncodeToString(sum[:]), parts, sums
+	d.id = hex.EncodeToString(sum[:])
+}
+
+// parts returns the chunks of data, the content d is the digest of.
+func (d digest) parts(data []byte) [][]byte {
+	parts := make([][]byte, len(d.ends))
+	at := 0
+	for i, end := range d.ends {
+		parts[i], at = data[at:end], end
+	}
+	return parts
 }
 
 // span is where a chunk lies in the pack.
@@ -106,25 +146,52 @@ type pack struct {
 	at   map[string]span
 }
 
-// add appends the chunks the pack lacks and returns where they went.
-func (p *pack) add(parts [][]byte, sums []string) ([]span, error) {
+// add appends the chunks of data (whose digest is d) that the pack lacks
+// and returns where they went. New chunks that follow one another in data
+// are appended in one write: the first snapshot of a file, a write.
+func (p *pack) add(data []byte, d digest) ([]span, error) {
 	var added []span
-	for i, part := range parts {
-		if _, ok := p.at[sums[i]]; ok || slices.ContainsFunc(added, func(s span) bool { return s.Sum == sums[i] }) {
+	from, to := 0, 0 // data[from:to] are new chunks not yet written
+	for i, end := range d.ends {
+		begin, sum := 0, d.sums[i]
+		if i > 0 {
+			begin = d.ends[i-1]
+		}
+		if _, ok := p.at[sum]; ok || slices.ContainsFunc(added, func(s span) bool { return s.Sum == sum }) {
 			continue
 		}
-		if p.w == nil {
-			if err := p.open(); err != nil {
+		if begin != to {
+			if err := p.write(data[from:to]); err != nil {
 				return nil, err
 			}
+			from = begin
 		}
-		if _, err := p.w.Write(part); err != nil {
-			return nil, fmt.Errorf("store a checkpoint chunk: %w", err)
+		added = append(added, span{Sum: sum, Off: p.size + int64(begin-from), Len: int64(end - begin)})
+		to = end
+	}
+	if len(added) > 0 {
+		if err := p.write(data[from:to]); err != nil {
+			return nil, err
 		}
-		added = append(added, span{Sum: sums[i], Off: p.size, Len: int64(len(part))})
-		p.size += int64(len(part))
 	}
 	return added, nil
+}
+
+// write appends b to the pack, opening it on first use. After a failed
+// write the pack is opened again, to learn where its end now is.
+func (p *pack) write(b []byte) error {
+	if p.w == nil {
+		if err := p.open(); err != nil {
+			return err
+		}
+	}
+	if _, err := p.w.Write(b); err != nil {
+		p.w.Close()
+		p.w = nil
+		return fmt.Errorf("store a checkpoint chunk: %w", err)
+	}
+	p.size += int64(len(b))
+	return nil
 }
 
 // open opens the pack for appending, creating its folder; a torn tail a
