@@ -18,8 +18,10 @@ import (
 // the digest is always the one the content has.
 
 // recentBudget bounds the bytes the store keeps of recent reads; a file
-// larger than it is hashed whole each time.
-const recentBudget = 32 << 20
+// larger than it is hashed whole each time (about 2 ms a megabyte). It is
+// kept small because a session's memory is a feature too: 8 MB covers the
+// source files an agent edits and the 1 MB file of the benchmark.
+const recentBudget = 8 << 20
 
 // recent is the last content read of the files looked at lately.
 type recent struct {
