@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
+	"github.com/mini-claude/mini-claude/bench/rss"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -192,7 +193,7 @@ func sdkSession(c cli, proj, dir, script, npm, url string, turns int) (figures, 
 	if err := cmd.Start(); err != nil {
 		return figures{}, err
 	}
-	peak := sampleTree(cmd.Process.Pid, false)
+	peak := rss.SampleTree(cmd.Process.Pid, false)
 	err := cmd.Wait()
 	peakKB := peak()
 	if err != nil {
@@ -231,7 +232,7 @@ func headlessSession(c cli, proj, dir, url string, turns int) (figures, error) {
 		if err := cmd.Start(); err != nil {
 			return figures{}, err
 		}
-		peak := sampleTree(cmd.Process.Pid, true)
+		peak := rss.SampleTree(cmd.Process.Pid, true)
 		err := cmd.Wait()
 		wall := time.Since(start)
 		f.peakKB[0] = max(f.peakKB[0], peak())
@@ -366,66 +367,4 @@ func median[T int64 | time.Duration](values []T) T {
 	sorted := slices.Clone(values)
 	slices.Sort(sorted)
 	return sorted[len(sorted)/2]
-}
-
-// sampleTree sums the resident set of pid's process tree every 5 ms until
-// the returned function is called, which gives the largest sum seen in KB;
-// without self, pid itself is left out (the SDK's node, whose children are
-// the CLI). Children are found through /proc/PID/task/TID/children.
-func sampleTree(pid int, self bool) func() int64 {
-	done := make(chan struct{})
-	result := make(chan int64, 1)
-	go func() {
-		var peak int64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			sum := treeRSSKB(pid)
-			if !self {
-				sum -= rssKB(pid)
-			}
-			peak = max(peak, sum)
-			select {
-			case <-done:
-				result <- peak
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() int64 {
-		close(done)
-		return <-result
-	}
-}
-
-func treeRSSKB(pid int) int64 {
-	total := rssKB(pid)
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	for _, f := range tasks {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		for _, field := range strings.Fields(string(data)) {
-			if child, err := strconv.Atoi(field); err == nil {
-				total += treeRSSKB(child)
-			}
-		}
-	}
-	return total
-}
-
-func rssKB(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb
-		}
-	}
-	return 0
 }
