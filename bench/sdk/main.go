@@ -35,6 +35,7 @@ import (
 
 	"github.com/mini-claude/mini-claude/bench/build"
 	"github.com/mini-claude/mini-claude/bench/rss"
+	"github.com/mini-claude/mini-claude/bench/stats"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -291,7 +292,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 		for _, c := range clis {
 			values := r.pick(results[c.name][r.way])
 			fmt.Printf(" %s |", spread(values))
-			meds = append(meds, float64(median(values)))
+			meds = append(meds, float64(stats.Median(values)))
 		}
 		if len(clis) == 2 {
 			fmt.Printf(" %s |", ratio(meds[0], meds[1]))
@@ -301,7 +302,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 	fmt.Print("| SDK later turn / headless later run |")
 	for _, c := range clis {
 		f := results[c.name]
-		fmt.Printf(" %s |", ratio(float64(median(f[0].rest)), float64(median(f[1].rest))))
+		fmt.Printf(" %s |", ratio(float64(stats.Median(f[0].rest)), float64(stats.Median(f[1].rest))))
 	}
 	if len(clis) == 2 {
 		fmt.Print(" |")
@@ -321,7 +322,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 		var meds []float64
 		for _, c := range clis {
 			kb := results[c.name][way].peakKB
-			m := median(kb)
+			m := stats.Median(kb)
 			fmt.Printf(" %.1f MB (%.1f–%.1f) |", mb(m), mb(slices.Min(kb)), mb(slices.Max(kb)))
 			meds = append(meds, float64(m))
 		}
@@ -335,7 +336,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 
 // spread is the median with the range in brackets, in ms.
 func spread(values []time.Duration) string {
-	return fmt.Sprintf("%s ms (%s–%s)", msText(median(values)), msText(slices.Min(values)), msText(slices.Max(values)))
+	return fmt.Sprintf("%s ms (%s–%s)", msText(stats.Median(values)), msText(slices.Min(values)), msText(slices.Max(values)))
 }
 
 func msText(d time.Duration) string {
@@ -358,13 +359,4 @@ func ratio(a, b float64) string {
 		return fmt.Sprintf("%.3f (1/%.1f)", r, 1/r)
 	}
 	return fmt.Sprintf("%.2f", r)
-}
-
-func median[T int64 | time.Duration](values []T) T {
-	if len(values) == 0 {
-		return 0
-	}
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
 }
