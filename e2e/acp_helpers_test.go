@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
 )
 
@@ -209,4 +210,24 @@ func (r *run) runACP(sc acpScenario) acpResult {
 		}
 	}
 	return res
+}
+
+// acpFile writes content to name in the run's folder and returns its path.
+func (r *run) acpFile(name, content string) string {
+	r.t.Helper()
+	path := filepath.Join(r.dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	return path
+}
+
+// readTurn is a model turn reading path, as call id "read".
+func readTurn(t *testing.T, path string) llmtest.Turn {
+	return calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path})))
+}
+
+// editTurn is a model turn editing path, as call id, from old to new.
+func editTurn(t *testing.T, id, path, old, new string) llmtest.Turn {
+	return calls(llmtest.ToolUse(id, "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": old, "new_string": new})))
 }

@@ -56,10 +56,9 @@ func TestACPCancelStopsASlowBash(t *testing.T) {
 // the answer) and goes on with its history.
 func TestACPLoadReplaysTheConversation(t *testing.T) {
 	r := newRun(t)
-	path := filepath.Join(r.dir, "hello.txt")
-	os.WriteFile(path, []byte("hi there\n"), 0o644)
+	path := r.acpFile("hello.txt", "hi there\n")
 	r.srv.Push(
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
+		readTurn(t, path),
 		text("It says hi."),
 	)
 	first := r.runACP(acpScenario{Steps: []acpStep{{Op: "new"}, {Op: "prompt", Text: "what does hello.txt say?"}}})

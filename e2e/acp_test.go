@@ -48,14 +48,13 @@ func TestACPPromptStreamsTextAndEndsTurn(t *testing.T) {
 // status as they run and end, and the Edit's diff.
 func TestACPReadEditTurnReportsToolCalls(t *testing.T) {
 	r := newRun(t)
-	path := filepath.Join(r.dir, "greet.go")
-	os.WriteFile(path, []byte("package main\n\nconst greeting = \"helo\"\n"), 0o644)
+	path := r.acpFile("greet.go", "package main\n\nconst greeting = \"helo\"\n")
 	r.srv.Push(
 		calls(llmtest.ToolUse("todo", "TodoWrite", toolInput(t, map[string]any{"todos": []map[string]any{
 			{"content": "Fix the typo", "status": "in_progress", "activeForm": "Fixing the typo"},
 			{"content": "Check the build", "status": "pending", "activeForm": "Checking the build"}}}))),
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
-		calls(llmtest.ToolUse("edit", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": `"helo"`, "new_string": `"hello"`}))),
+		readTurn(t, path),
+		editTurn(t, "edit", path, `"helo"`, `"hello"`),
 		text("Fixed."),
 	)
 	res := r.runACP(acpScenario{Args: []string{"--allowedTools", "Edit"}, Steps: []acpStep{{Op: "new"}, {Op: "prompt", Text: "fix the typo"}}})
@@ -99,11 +98,10 @@ func TestACPReadEditTurnReportsToolCalls(t *testing.T) {
 // and fs/write_text_file, Read sees its unsaved buffer and Edit writes through it.
 func TestACPFileToolsUseTheEditorsBuffers(t *testing.T) {
 	r := newRun(t)
-	path := filepath.Join(r.dir, "notes.txt")
-	os.WriteFile(path, []byte("saved text\n"), 0o644)
+	path := r.acpFile("notes.txt", "saved text\n")
 	r.srv.Push(
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
-		calls(llmtest.ToolUse("edit", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "unsaved", "new_string": "edited"}))),
+		readTurn(t, path),
+		editTurn(t, "edit", path, "unsaved", "edited"),
 		text("done"),
 	)
 	res := r.runACP(acpScenario{Args: []string{"--allowedTools", "Edit"}, ClientFs: true, Buffers: map[string]string{path: "unsaved text\n"},
@@ -127,13 +125,12 @@ func TestACPFileToolsUseTheEditorsBuffers(t *testing.T) {
 // reject leaves the file as it was and tells the model.
 func TestACPPermissionAllowAndReject(t *testing.T) {
 	r := newRun(t)
-	path := filepath.Join(r.dir, "app.txt")
-	os.WriteFile(path, []byte("one\n"), 0o644)
+	path := r.acpFile("app.txt", "one\n")
 	r.srv.Push(
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
-		calls(llmtest.ToolUse("e1", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "one", "new_string": "two"}))),
+		readTurn(t, path),
+		editTurn(t, "e1", path, "one", "two"),
 		text("changed"),
-		calls(llmtest.ToolUse("e2", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "two", "new_string": "three"}))),
+		editTurn(t, "e2", path, "two", "three"),
 		text("refused"),
 	)
 	res := r.runACP(acpScenario{PermissionAnswers: []string{"allow", "reject"},
@@ -171,12 +168,11 @@ func TestACPPermissionAllowAndReject(t *testing.T) {
 func TestACPAllowAlwaysInATrustedFolder(t *testing.T) {
 	r := newRun(t)
 	r.trust(false)
-	path := filepath.Join(r.dir, "app.txt")
-	os.WriteFile(path, []byte("one\n"), 0o644)
+	path := r.acpFile("app.txt", "one\n")
 	r.srv.Push(
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
-		calls(llmtest.ToolUse("e1", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "one", "new_string": "two"}))),
-		calls(llmtest.ToolUse("e2", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "two", "new_string": "three"}))),
+		readTurn(t, path),
+		editTurn(t, "e1", path, "one", "two"),
+		editTurn(t, "e2", path, "two", "three"),
 		text("done"),
 	)
 	res := r.runACP(acpScenario{PermissionAnswers: []string{"allow_always"}, Steps: []acpStep{{Op: "new"}, {Op: "prompt", Text: "change it twice"}}})
@@ -199,11 +195,10 @@ func TestACPUntrustedFolderIsTreatedAsHeadless(t *testing.T) {
 	r := newRun(t)
 	os.MkdirAll(filepath.Join(r.dir, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(r.dir, ".claude", "settings.json"), []byte(`{"permissions": {"allow": ["Edit"]}}`), 0o644)
-	path := filepath.Join(r.dir, "app.txt")
-	os.WriteFile(path, []byte("one\n"), 0o644)
+	path := r.acpFile("app.txt", "one\n")
 	r.srv.Push(
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
-		calls(llmtest.ToolUse("e1", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "one", "new_string": "two"}))),
+		readTurn(t, path),
+		editTurn(t, "e1", path, "one", "two"),
 		text("done"),
 	)
 	res := r.runACP(acpScenario{PermissionAnswers: []string{"reject"}, Steps: []acpStep{{Op: "new"}, {Op: "prompt", Text: "change it"}}})
@@ -222,13 +217,12 @@ func TestACPUntrustedFolderIsTreatedAsHeadless(t *testing.T) {
 // asking; acceptEdits runs it without asking.
 func TestACPSetModeSwitchesPermissionMode(t *testing.T) {
 	r := newRun(t)
-	path := filepath.Join(r.dir, "app.txt")
-	os.WriteFile(path, []byte("one\n"), 0o644)
+	path := r.acpFile("app.txt", "one\n")
 	r.srv.Push(
-		calls(llmtest.ToolUse("read", "Read", toolInput(t, map[string]any{"file_path": path}))),
-		calls(llmtest.ToolUse("e1", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "one", "new_string": "two"}))),
+		readTurn(t, path),
+		editTurn(t, "e1", path, "one", "two"),
 		text("planned"),
-		calls(llmtest.ToolUse("e2", "Edit", toolInput(t, map[string]any{"file_path": path, "old_string": "one", "new_string": "two"}))),
+		editTurn(t, "e2", path, "one", "two"),
 		text("edited"),
 	)
 	res := r.runACP(acpScenario{Steps: []acpStep{{Op: "new"}, {Op: "setMode", Mode: "plan"}, {Op: "prompt", Text: "plan it"},

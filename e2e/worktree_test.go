@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,38 +10,16 @@ import (
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+	"github.com/mini-claude/mini-claude/internal/worktree/worktreetest"
 )
 
-// worktreeRepo makes the run's folder a git repository on main with one commit
-// holding base.txt, and returns the folder with symlinks resolved.
+// worktreeRepo makes the run's folder a git repository on main with one
+// commit holding base.txt, and returns the folder with symlinks resolved,
+// which the run then uses.
 func worktreeRepo(t *testing.T, r *run) string {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.dir = dir
-	if err := os.WriteFile(filepath.Join(dir, "base.txt"), []byte("base\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-qm", "initial")
-	return dir
-}
-
-// git runs git in dir and returns its output.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v: %s", args, err, out)
-	}
-	return string(out)
+	r.dir = worktreetest.Repo(t, r.dir)
+	return r.dir
 }
 
 func readFile(t *testing.T, path string) string {
@@ -89,7 +66,7 @@ func TestWorktreeFlagRunsThePromptInANewWorktree(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repo, "stray.txt")); !os.IsNotExist(err) {
 		t.Errorf("stray.txt reached the checkout: %v", err)
 	}
-	if list := git(t, repo, "worktree", "list", "--porcelain"); !strings.Contains(list, "worktree "+tree+"\n") ||
+	if list := worktreetest.Git(t, repo, "worktree", "list", "--porcelain"); !strings.Contains(list, "worktree "+tree+"\n") ||
 		!strings.Contains(list, "branch refs/heads/worktree-feat\n") {
 		t.Errorf("git worktree list:\n%s", list)
 	}
@@ -111,7 +88,7 @@ func TestWorktreeFlagWithoutANameMakesOneUp(t *testing.T) {
 	if !ok || !regexp.MustCompile(`^[a-z]+-[a-z]+-[a-z]+$`).MatchString(name) {
 		t.Fatalf("init cwd = %q, want a worktree with a made-up three-word name", cwd)
 	}
-	if branch := git(t, cwd, "branch", "--show-current"); branch != "worktree-"+name+"\n" {
+	if branch := worktreetest.Git(t, cwd, "branch", "--show-current"); branch != "worktree-"+name+"\n" {
 		t.Errorf("the worktree is on %q", branch)
 	}
 }
@@ -187,7 +164,7 @@ func TestIsolatedSubAgentsEditTheSameFileInTheirOwnWorktrees(t *testing.T) {
 	if got := readFile(t, filepath.Join(repo, "base.txt")); got != "base\n" {
 		t.Errorf("the checkout's base.txt = %q, want it unchanged", got)
 	}
-	if diff := git(t, repo, "diff", "--stat", "HEAD"); diff != "" {
+	if diff := worktreetest.Git(t, repo, "diff", "--stat", "HEAD"); diff != "" {
 		t.Errorf("the checkout changed:\n%s", diff)
 	}
 }
@@ -211,10 +188,10 @@ func TestAnIsolatedSubAgentThatChangesNothingLeavesNoWorktree(t *testing.T) {
 	if strings.Contains(result, "worktree") || !strings.Contains(result, "  read it\nagentId: ") {
 		t.Errorf("Agent result = %q, want the plain report", result)
 	}
-	if list := git(t, repo, "worktree", "list", "--porcelain"); strings.Count(list, "worktree ") != 1 {
+	if list := worktreetest.Git(t, repo, "worktree", "list", "--porcelain"); strings.Count(list, "worktree ") != 1 {
 		t.Errorf("a worktree was left behind:\n%s", list)
 	}
-	if branches := git(t, repo, "branch", "--list", "worktree-*"); branches != "" {
+	if branches := worktreetest.Git(t, repo, "branch", "--list", "worktree-*"); branches != "" {
 		t.Errorf("a branch was left behind: %s", branches)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
+	"github.com/mini-claude/mini-claude/bench/stats"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/mcp/mcptest"
@@ -91,9 +92,9 @@ func measure(runs int, bin string) error {
 			}
 		}
 		if sc.servers == 0 {
-			base = median(first)
+			base = stats.Median(first)
 		}
-		fmt.Printf("| %s | %.1f ms | %.1f ms | %.1f× | %s |\n", sc.name, ms(median(first)), ms(median(wall)), float64(median(first))/float64(base), reach)
+		fmt.Printf("| %s | %.1f ms | %.1f ms | %.1f× | %s |\n", sc.name, stats.MS(stats.Median(first)), stats.MS(stats.Median(wall)), float64(stats.Median(first))/float64(base), reach)
 	}
 	fmt.Printf("\n%d logical CPUs, %s/%s, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	return nil
@@ -158,11 +159,3 @@ func runOnce(bin, scratch, config string, env []string, srv *llmtest.Server) (fi
 	}
 	return reqs[before].Time.Sub(start), wall, reqs[before], nil
 }
-
-func median(values []time.Duration) time.Duration {
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -34,6 +34,8 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
+	"github.com/mini-claude/mini-claude/bench/rss"
+	"github.com/mini-claude/mini-claude/bench/stats"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -192,7 +194,7 @@ func sdkSession(c cli, proj, dir, script, npm, url string, turns int) (figures, 
 	if err := cmd.Start(); err != nil {
 		return figures{}, err
 	}
-	peak := sampleTree(cmd.Process.Pid, false)
+	peak := rss.SampleTree(cmd.Process.Pid, false)
 	err := cmd.Wait()
 	peakKB := peak()
 	if err != nil {
@@ -231,7 +233,7 @@ func headlessSession(c cli, proj, dir, url string, turns int) (figures, error) {
 		if err := cmd.Start(); err != nil {
 			return figures{}, err
 		}
-		peak := sampleTree(cmd.Process.Pid, true)
+		peak := rss.SampleTree(cmd.Process.Pid, true)
 		err := cmd.Wait()
 		wall := time.Since(start)
 		f.peakKB[0] = max(f.peakKB[0], peak())
@@ -290,7 +292,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 		for _, c := range clis {
 			values := r.pick(results[c.name][r.way])
 			fmt.Printf(" %s |", spread(values))
-			meds = append(meds, float64(median(values)))
+			meds = append(meds, float64(stats.Median(values)))
 		}
 		if len(clis) == 2 {
 			fmt.Printf(" %s |", ratio(meds[0], meds[1]))
@@ -300,7 +302,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 	fmt.Print("| SDK later turn / headless later run |")
 	for _, c := range clis {
 		f := results[c.name]
-		fmt.Printf(" %s |", ratio(float64(median(f[0].rest)), float64(median(f[1].rest))))
+		fmt.Printf(" %s |", ratio(float64(stats.Median(f[0].rest)), float64(stats.Median(f[1].rest))))
 	}
 	if len(clis) == 2 {
 		fmt.Print(" |")
@@ -320,7 +322,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 		var meds []float64
 		for _, c := range clis {
 			kb := results[c.name][way].peakKB
-			m := median(kb)
+			m := stats.Median(kb)
 			fmt.Printf(" %.1f MB (%.1f–%.1f) |", mb(m), mb(slices.Min(kb)), mb(slices.Max(kb)))
 			meds = append(meds, float64(m))
 		}
@@ -334,7 +336,7 @@ func report(clis []cli, results map[string][2]figures, sessions, turns int) {
 
 // spread is the median with the range in brackets, in ms.
 func spread(values []time.Duration) string {
-	return fmt.Sprintf("%s ms (%s–%s)", msText(median(values)), msText(slices.Min(values)), msText(slices.Max(values)))
+	return fmt.Sprintf("%s ms (%s–%s)", msText(stats.Median(values)), msText(slices.Min(values)), msText(slices.Max(values)))
 }
 
 func msText(d time.Duration) string {
@@ -357,75 +359,4 @@ func ratio(a, b float64) string {
 		return fmt.Sprintf("%.3f (1/%.1f)", r, 1/r)
 	}
 	return fmt.Sprintf("%.2f", r)
-}
-
-func median[T int64 | time.Duration](values []T) T {
-	if len(values) == 0 {
-		return 0
-	}
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-// sampleTree sums the resident set of pid's process tree every 5 ms until
-// the returned function is called, which gives the largest sum seen in KB;
-// without self, pid itself is left out (the SDK's node, whose children are
-// the CLI). Children are found through /proc/PID/task/TID/children.
-func sampleTree(pid int, self bool) func() int64 {
-	done := make(chan struct{})
-	result := make(chan int64, 1)
-	go func() {
-		var peak int64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			sum := treeRSSKB(pid)
-			if !self {
-				sum -= rssKB(pid)
-			}
-			peak = max(peak, sum)
-			select {
-			case <-done:
-				result <- peak
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() int64 {
-		close(done)
-		return <-result
-	}
-}
-
-func treeRSSKB(pid int) int64 {
-	total := rssKB(pid)
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	for _, f := range tasks {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		for _, field := range strings.Fields(string(data)) {
-			if child, err := strconv.Atoi(field); err == nil {
-				total += treeRSSKB(child)
-			}
-		}
-	}
-	return total
-}
-
-func rssKB(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb
-		}
-	}
-	return 0
 }

@@ -22,10 +22,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
+	"github.com/mini-claude/mini-claude/bench/stats"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -99,12 +99,12 @@ func guard(pairs int, maxRatio float64, bin string) (bool, error) {
 		baseTimes = append(baseTimes, times[base.name])
 		ratios = append(ratios, float64(times[mc.name])/float64(times[base.name]))
 	}
-	ratio := median(ratios)
+	ratio := stats.Median(ratios)
 	fmt.Printf("| process start → first request (%d pairs) | median | min–max |\n|---|---|---|\n", pairs)
-	fmt.Printf("| mini-claude | %.1f ms | %.1f–%.1f ms |\n", ms(median(mcTimes)), ms(slices.Min(mcTimes)), ms(slices.Max(mcTimes)))
-	fmt.Printf("| baseline (static Go, one request) | %.1f ms | %.1f–%.1f ms |\n", ms(median(baseTimes)), ms(slices.Min(baseTimes)), ms(slices.Max(baseTimes)))
+	fmt.Printf("| mini-claude | %.1f ms | %.1f–%.1f ms |\n", stats.MS(stats.Median(mcTimes)), stats.MS(slices.Min(mcTimes)), stats.MS(slices.Max(mcTimes)))
+	fmt.Printf("| baseline (static Go, one request) | %.1f ms | %.1f–%.1f ms |\n", stats.MS(stats.Median(baseTimes)), stats.MS(slices.Min(baseTimes)), stats.MS(slices.Max(baseTimes)))
 	fmt.Printf("| mini-claude / baseline, pair by pair | %.2f | %.2f–%.2f |\n", ratio, slices.Min(ratios), slices.Max(ratios))
-	fmt.Printf("\n%d logical CPUs, %s/%s, %s, load average %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadAverage())
+	fmt.Printf("\n%d logical CPUs, %s/%s, %s, load average %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), stats.LoadAverage())
 	if ratio > maxRatio {
 		fmt.Printf("FAIL: mini-claude reaches the model %.2f× as late as the baseline, above the limit of %.2f×; "+
 			"something now runs at start-up that the first request does not need (GODEBUG=inittrace=1 and BENCHMARKS.md show where to look)\n", ratio, maxRatio)
@@ -143,20 +143,3 @@ func firstRequest(p program, dir string, env []string, srv *llmtest.Server) (tim
 	}
 	return reqs[before].Time.Sub(start), nil
 }
-
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	fields := strings.Fields(string(data))
-	if err != nil || len(fields) < 3 {
-		return "unknown"
-	}
-	return strings.Join(fields[:3], " ")
-}
-
-func median[T float64 | time.Duration](values []T) T {
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

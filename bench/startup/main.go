@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
+	"github.com/mini-claude/mini-claude/bench/stats"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -157,12 +158,6 @@ func runOnce(bin, scratch, task, provider string, srv *llmtest.Server, turns int
 	return sample{firstRequest: reqs[before].Time.Sub(start), wall: wall, peakRSSKB: usage.Maxrss}, nil
 }
 
-func median[T int64 | time.Duration](values []T) T {
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
 func report(bins []*binary, runs int, task, provider string) {
 	taskName := map[string]string{"hello": "1-turn run", "read-bash": "Read → Bash → answer run"}[task]
 	fmt.Printf("| figure (median of %d runs, min–max) |", runs)
@@ -183,7 +178,7 @@ func report(bins []*binary, runs int, task, provider string) {
 			for _, s := range b.samples {
 				v = append(v, get(s))
 			}
-			return fmt.Sprintf("%.1f ms (%.1f–%.1f)", ms(median(v)), ms(slices.Min(v)), ms(slices.Max(v)))
+			return fmt.Sprintf("%.1f ms (%.1f–%.1f)", stats.MS(stats.Median(v)), stats.MS(slices.Min(v)), stats.MS(slices.Max(v)))
 		}
 	}
 	row("process start to first request", "≤ 5 ms quiet, ≤ 15 ms", durations(func(s sample) time.Duration { return s.firstRequest }))
@@ -193,19 +188,8 @@ func report(bins []*binary, runs int, task, provider string) {
 		for _, s := range b.samples {
 			v = append(v, s.peakRSSKB)
 		}
-		return fmt.Sprintf("%.1f MB (%.1f–%.1f)", float64(median(v))/1024, float64(slices.Min(v))/1024, float64(slices.Max(v))/1024)
+		return fmt.Sprintf("%.1f MB (%.1f–%.1f)", float64(stats.Median(v))/1024, float64(slices.Min(v))/1024, float64(slices.Max(v))/1024)
 	})
 	row("binary size", "≤ 30 MB", func(b *binary) string { return fmt.Sprintf("%.1f MB", float64(b.size)/(1<<20)) })
-	fmt.Printf("\n%s API; %d logical CPUs, %s/%s, %s, load average %s at the end\n", provider, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadAverage())
+	fmt.Printf("\n%s API; %d logical CPUs, %s/%s, %s, load average %s at the end\n", provider, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), stats.LoadAverage())
 }
-
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	fields := strings.Fields(string(data))
-	if err != nil || len(fields) < 3 {
-		return "unknown"
-	}
-	return strings.Join(fields[:3], " ")
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mini-claude/mini-claude/bench/build"
+	"github.com/mini-claude/mini-claude/bench/stats"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -158,14 +159,12 @@ func vmHWM(pid string) int64 {
 func report(points []checkpoint, took time.Duration, turns int) {
 	fmt.Printf("| figure | turn %d | turn %d | ratio |\n|---|---|---|---|\n", points[0].turn, points[len(points)-1].turn)
 	a, b := points[0], points[len(points)-1]
-	fmt.Printf("| keystroke to screen, median | %.1f ms | %.1f ms | %.2f× |\n", ms(a.keyMedia), ms(b.keyMedia), float64(b.keyMedia)/float64(a.keyMedia))
-	fmt.Printf("| keystroke to screen, p90 | %.1f ms | %.1f ms | %.2f× |\n", ms(a.keyP90), ms(b.keyP90), float64(b.keyP90)/float64(a.keyP90))
+	fmt.Printf("| keystroke to screen, median | %.1f ms | %.1f ms | %.2f× |\n", stats.MS(a.keyMedia), stats.MS(b.keyMedia), float64(b.keyMedia)/float64(a.keyMedia))
+	fmt.Printf("| keystroke to screen, p90 | %.1f ms | %.1f ms | %.2f× |\n", stats.MS(a.keyP90), stats.MS(b.keyP90), float64(b.keyP90)/float64(a.keyP90))
 	fmt.Printf("| peak RSS (VmHWM) | %.1f MB | %.1f MB | %.2f× |\n", float64(a.hwmKB)/1024, float64(b.hwmKB)/1024, float64(b.hwmKB)/float64(a.hwmKB))
 	fmt.Printf("\n%d turns (%d model responses, %d Bash calls) in %s; tmux 120x40; %d logical CPUs, %s/%s, %s\n",
 		turns, 2*turns, turns, took.Round(time.Second), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // tmux talks to a private tmux server.
 type tmux struct{ socket string }

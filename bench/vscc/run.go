@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/mini-claude/mini-claude/bench/rss"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -102,7 +101,7 @@ func runOnce(a agent, sc scenario, srv *llmtest.Server, dir, home string, wantRe
 	if err := cmd.Start(); err != nil {
 		return sample{}, err
 	}
-	treeRSS := sampleTree(cmd.Process.Pid)
+	treeRSS := rss.SampleTree(cmd.Process.Pid, true)
 	err = cmd.Wait()
 	wall := time.Since(start)
 	peakTree := treeRSS()
@@ -151,62 +150,4 @@ func tail(b []byte) []byte {
 		return b[len(b)-2000:]
 	}
 	return b
-}
-
-// sampleTree sums the resident set of pid and its descendants every few
-// milliseconds until the returned function is called, which gives the
-// largest sum seen in KB. Children are found through
-// /proc/PID/task/TID/children.
-func sampleTree(pid int) func() int64 {
-	done := make(chan struct{})
-	result := make(chan int64, 1)
-	go func() {
-		var peak int64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			peak = max(peak, treeRSSKB(pid))
-			select {
-			case <-done:
-				result <- peak
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() int64 {
-		close(done)
-		return <-result
-	}
-}
-
-func treeRSSKB(pid int) int64 {
-	total := rssKB(pid)
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	for _, f := range tasks {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		for _, field := range strings.Fields(string(data)) {
-			if child, err := strconv.Atoi(field); err == nil {
-				total += treeRSSKB(child)
-			}
-		}
-	}
-	return total
-}
-
-func rssKB(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb
-		}
-	}
-	return 0
 }

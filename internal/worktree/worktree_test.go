@@ -4,40 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mini-claude/mini-claude/internal/worktree/worktreetest"
 )
-
-// newRepo returns a repository with one commit holding base.txt.
-func newRepo(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "base.txt"), []byte("base\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run(t, dir, "init", "-q", "-b", "main")
-	run(t, dir, "add", ".")
-	run(t, dir, "commit", "-qm", "initial")
-	return dir
-}
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
 
 func TestCheckNameAcceptsClaudeCodesNames(t *testing.T) {
 	tests := []struct {
@@ -75,7 +47,7 @@ func TestRandomNameIsAValidName(t *testing.T) {
 
 func TestCreateMakesWorktreeAndBranchUnderTheMainCheckout(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := worktreetest.Repo(t, t.TempDir())
 	sub := filepath.Join(repo, "pkg")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -88,7 +60,7 @@ func TestCreateMakesWorktreeAndBranchUnderTheMainCheckout(t *testing.T) {
 	if tree.Path != want || tree.Branch != "worktree-feat" || tree.Repo != repo {
 		t.Fatalf("Create = %+v, want path %s on worktree-feat", tree, want)
 	}
-	if got := run(t, tree.Path, "branch", "--show-current"); got != "worktree-feat\n" {
+	if got := worktreetest.Git(t, tree.Path, "branch", "--show-current"); got != "worktree-feat\n" {
 		t.Errorf("branch in the worktree = %q", got)
 	}
 	if data, err := os.ReadFile(filepath.Join(tree.Path, "base.txt")); err != nil || string(data) != "base\n" {
@@ -116,7 +88,7 @@ func TestCreateOutsideARepositoryIsErrNotRepo(t *testing.T) {
 
 func TestChangesCountsUncommittedFilesAndCommits(t *testing.T) {
 	ctx := context.Background()
-	tree, err := Create(ctx, newRepo(t), "work")
+	tree, err := Create(ctx, worktreetest.Repo(t, t.TempDir()), "work")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +99,7 @@ func TestChangesCountsUncommittedFilesAndCommits(t *testing.T) {
 		{func() {}, Changes{}},
 		{func() { os.WriteFile(filepath.Join(tree.Path, "new.txt"), []byte("x"), 0o644) }, Changes{Files: 1}},
 		{func() { os.WriteFile(filepath.Join(tree.Path, "base.txt"), []byte("y"), 0o644) }, Changes{Files: 2}},
-		{func() { run(t, tree.Path, "commit", "-qam", "one") }, Changes{Files: 1, Commits: 1}},
+		{func() { worktreetest.Git(t, tree.Path, "commit", "-qam", "one") }, Changes{Files: 1, Commits: 1}},
 		{func() { os.Remove(filepath.Join(tree.Path, "new.txt")) }, Changes{Commits: 1}},
 	}
 	for i, s := range steps {
@@ -141,7 +113,7 @@ func TestChangesCountsUncommittedFilesAndCommits(t *testing.T) {
 
 func TestRemoveDeletesWorktreeAndBranch(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := worktreetest.Repo(t, t.TempDir())
 	tree, err := Create(ctx, repo, "gone")
 	if err != nil {
 		t.Fatal(err)
@@ -153,10 +125,10 @@ func TestRemoveDeletesWorktreeAndBranch(t *testing.T) {
 	if _, err := os.Stat(tree.Path); !os.IsNotExist(err) {
 		t.Errorf("worktree folder still there: %v", err)
 	}
-	if branches := run(t, repo, "branch", "--list", "worktree-gone"); branches != "" {
+	if branches := worktreetest.Git(t, repo, "branch", "--list", "worktree-gone"); branches != "" {
 		t.Errorf("branch still there: %q", branches)
 	}
-	if list := run(t, repo, "worktree", "list"); strings.Contains(list, "gone") {
+	if list := worktreetest.Git(t, repo, "worktree", "list"); strings.Contains(list, "gone") {
 		t.Errorf("git still lists the worktree: %s", list)
 	}
 }
@@ -164,14 +136,14 @@ func TestRemoveDeletesWorktreeAndBranch(t *testing.T) {
 func TestCreateHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Create(ctx, newRepo(t), "late"); err == nil {
+	if _, err := Create(ctx, worktreetest.Repo(t, t.TempDir()), "late"); err == nil {
 		t.Fatal("Create with a cancelled context succeeded")
 	}
 }
 
 func TestFindReturnsAListedWorktreeOnly(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := worktreetest.Repo(t, t.TempDir())
 	made, err := Create(ctx, repo, "listed")
 	if err != nil {
 		t.Fatal(err)

@@ -4,42 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/tool"
+	"github.com/mini-claude/mini-claude/internal/worktree/worktreetest"
 )
-
-func newRepo(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "base.txt"), []byte("base\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"commit", "-qm", "initial"}} {
-		git(t, dir, args...)
-	}
-	return dir
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
 
 // call runs t with input in the session and returns its text and whether it failed.
 func call(t *testing.T, s *tool.Session, tl tool.Tool, input string) (string, bool) {
@@ -81,7 +53,7 @@ func TestEnterAndExitAnswerAsClaudeCodeDoes(t *testing.T) {
 		}
 		f.WriteString("more\n")
 		f.Close()
-		git(t, tree, "commit", "-qam", "wip")
+		worktreetest.Git(t, tree, "commit", "-qam", "wip")
 	}
 	created := "Created worktree at “$TREE” on branch “worktree-try”. The session is now working in the worktree. Use ExitWorktree to leave mid-session; the worktree is kept when the session ends."
 	tests := []struct {
@@ -116,7 +88,7 @@ func TestEnterAndExitAnswerAsClaudeCodeDoes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			repo := newRepo(t)
+			repo := worktreetest.Repo(t, t.TempDir())
 			tree := filepath.Join(repo, ".mini-claude", "worktrees", "try")
 			s := tool.NewSession(repo)
 			expand := strings.NewReplacer("$TREE", tree, "$CWD", repo)
@@ -134,7 +106,7 @@ func TestEnterAndExitAnswerAsClaudeCodeDoes(t *testing.T) {
 }
 
 func TestEnterMovesTheSessionAndExitBringsItBack(t *testing.T) {
-	repo := newRepo(t)
+	repo := worktreetest.Repo(t, t.TempDir())
 	s := tool.NewSession(repo)
 	if err := os.Mkdir(filepath.Join(repo, "sub"), 0o755); err != nil {
 		t.Fatal(err)
@@ -147,7 +119,7 @@ func TestEnterMovesTheSessionAndExitBringsItBack(t *testing.T) {
 	if !strings.HasPrefix(tree, filepath.Join(repo, ".mini-claude", "worktrees")+"/") || s.Cwd() != tree || s.Moved() != tree {
 		t.Fatalf("after EnterWorktree: root %q, cwd %q, moved %q", tree, s.Cwd(), s.Moved())
 	}
-	if branch := git(t, tree, "branch", "--show-current"); branch != "worktree-"+filepath.Base(tree)+"\n" {
+	if branch := worktreetest.Git(t, tree, "branch", "--show-current"); branch != "worktree-"+filepath.Base(tree)+"\n" {
 		t.Errorf("the worktree is on %q", branch)
 	}
 	call(t, s, Exit, `{"action":"remove"}`)
@@ -157,15 +129,15 @@ func TestEnterMovesTheSessionAndExitBringsItBack(t *testing.T) {
 	if _, err := os.Stat(tree); !os.IsNotExist(err) {
 		t.Errorf("the removed worktree is still there: %v", err)
 	}
-	if branches := git(t, repo, "branch", "--list", "worktree-*"); branches != "" {
+	if branches := worktreetest.Git(t, repo, "branch", "--list", "worktree-*"); branches != "" {
 		t.Errorf("its branch is still there: %s", branches)
 	}
 }
 
 func TestAWorktreeEnteredByPathIsNeverRemoved(t *testing.T) {
-	repo := newRepo(t)
+	repo := worktreetest.Repo(t, t.TempDir())
 	other := filepath.Join(repo, "..", filepath.Base(repo)+"-other")
-	git(t, repo, "worktree", "add", "-q", "-b", "other", other)
+	worktreetest.Git(t, repo, "worktree", "add", "-q", "-b", "other", other)
 	other, _ = filepath.EvalSymlinks(other)
 	s := tool.NewSession(repo)
 	got, failed := call(t, s, Enter, `{"path":"`+other+`"}`)

@@ -15,24 +15,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
-	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
-)
-
-const (
-	claudeVersion = "2.1.332"
-	model         = "claude-sonnet-4-5-20250929"
 )
 
 func main() {
@@ -43,27 +35,20 @@ func main() {
 }
 
 func run() error {
-	var claude, out, only string
-	var keep bool
-	home, _ := os.UserHomeDir()
-	flag.StringVar(&claude, "claude", filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude"), "Claude Code "+claudeVersion+"'s executable")
-	flag.StringVar(&out, "out", filepath.Join("e2e", "testdata", "commands"), "folder the golden files are written to")
-	flag.StringVar(&only, "only", "", "record only these scenarios (comma-separated names)")
-	flag.BoolVar(&keep, "keep", false, "keep the scratch folders (their paths are printed)")
+	var f recorder.Flags
+	f.Register(flag.CommandLine)
+	out := flag.String("out", filepath.Join("e2e", "testdata", "commands"), "folder the golden files are written to")
 	flag.Parse()
-	version, err := exec.Command(claude, "--version").Output()
+	claude, err := recorder.Check(f.Claude)
 	if err != nil {
-		return fmt.Errorf("%s --version (install it with npm install --prefix ~/.cache/mini-claude-ref @anthropic-ai/claude-code@%s): %w", claude, claudeVersion, err)
-	}
-	if v := strings.TrimSpace(string(version)); v != claudeVersion+" (Claude Code)" {
-		return fmt.Errorf("%s is %q, want %s", claude, v, claudeVersion)
+		return err
 	}
 	for _, sc := range scenarios() {
-		if only != "" && !strings.Contains(","+only+",", ","+sc.name+",") {
+		if !f.Wants(sc.name) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "record: %s\n", sc.name)
-		if err := record(claude, filepath.Join(out, sc.name), sc, keep); err != nil {
+		if err := record(claude, filepath.Join(*out, sc.name), sc, f.Keep); err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
@@ -86,34 +71,24 @@ type scenario struct {
 
 // record runs one scenario and writes its golden files into dir.
 func record(claude, dir string, sc scenario, keep bool) error {
-	tmp, err := os.MkdirTemp("", "cmdref-")
+	s, err := recorder.NewScratch("cmdref-", sc.name, keep)
 	if err != nil {
 		return err
 	}
-	tmp, _ = filepath.EvalSymlinks(tmp)
-	if keep {
-		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", sc.name, tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
-	proj, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	defer s.Remove()
+	tmp, proj, home := s.Dir, s.Proj, s.Home
 	for root, files := range map[string]map[string]string{proj: sc.project, home: sc.home} {
-		if err := os.MkdirAll(root, 0o755); err != nil {
-			return err
-		}
 		for name, content := range files {
 			if err := writeFile(filepath.Join(root, name), content); err != nil {
 				return err
 			}
 		}
 	}
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}}}
+	var trusted []string
 	if !sc.untrusted {
-		state["projects"] = map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}
+		trusted = append(trusted, proj)
 	}
-	stateJSON, _ := json.Marshal(state)
-	if err := writeFile(filepath.Join(home, ".claude.json"), string(stateJSON)); err != nil {
+	if err := recorder.WriteState(home, trusted...); err != nil {
 		return err
 	}
 
@@ -129,33 +104,12 @@ func record(claude, dir string, sc scenario, keep bool) error {
 		return sc.turns[min(req.AssistantTurns(), len(sc.turns)-1)]
 	})
 
-	args := append([]string{"-p", sc.prompt, "--output-format", "stream-json", "--verbose", "--model", model}, sc.extra...)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, args...)
-	cmd.Dir = proj
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	case err != nil:
-		return fmt.Errorf("run claude: %w", err)
+	args := append([]string{"-p", sc.prompt, "--output-format", "stream-json", "--verbose", "--model", recorder.Model}, sc.extra...)
+	res, err := recorder.Command{Path: claude, Args: args, Dir: proj, Env: recorder.Env(home, srv.URL)}.Run(context.Background())
+	if err != nil {
+		return err
 	}
-	if ctx.Err() != nil {
-		return errors.New("claude did not finish in time")
-	}
-	for _, v := range srv.Violations() {
-		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", sc.name, v)
-	}
+	recorder.ReportViolations(sc.name, srv)
 	if keep {
 		var all bytes.Buffer
 		for _, r := range srv.Requests() {
@@ -174,7 +128,7 @@ func record(claude, dir string, sc scenario, keep bool) error {
 	for _, name := range sortedKeys(sc.home) {
 		files = append(files, "home/"+name+"\n"+sc.home[name])
 	}
-	runJSON, _ := json.MarshalIndent(map[string]any{"args": args, "exit_code": code, "stderr": norm.text(stripRetirement(stderr.String())),
+	runJSON, _ := json.MarshalIndent(map[string]any{"args": args, "exit_code": res.ExitCode, "stderr": norm.text(stripRetirement(string(res.Stderr))),
 		"untrusted": sc.untrusted}, "", "  ")
 	requests, skillTool, err := requestsJSON(norm, srv.Requests())
 	if err != nil {
@@ -183,7 +137,7 @@ func record(claude, dir string, sc scenario, keep bool) error {
 	for name, data := range map[string]string{
 		"files.txt":     strings.Join(files, "\n=====\n"),
 		"run.json":      string(runJSON) + "\n",
-		"stream.jsonl":  norm.text(stdout.String()),
+		"stream.jsonl":  norm.text(string(res.Stdout)),
 		"requests.json": requests,
 	} {
 		if err := writeFile(filepath.Join(dir, name), data); err != nil {

@@ -14,7 +14,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,21 +24,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
 func main() {
-	dir, _ := os.MkdirTemp("", "planx-")
-	proj, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
+	s, err := recorder.NewScratch("planx-", "plan", true)
+	if err != nil {
+		panic(err)
+	}
+	dir, proj, home := s.Dir, s.Proj, s.Home
 	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
-	os.MkdirAll(home, 0o755)
 	os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello\n"), 0o644)
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
-	b, _ := json.Marshal(state)
-	os.WriteFile(filepath.Join(home, ".claude.json"), b, 0o644)
+	if err := recorder.WriteState(home, proj); err != nil {
+		panic(err)
+	}
 	srv, _ := llmtest.Start()
 	defer srv.Close()
 	turns, err0 := llmtest.LoadScript(os.Args[1])
@@ -68,8 +68,9 @@ func main() {
 		return t
 	})
 	if os.Getenv("TUI") != "" {
-		args := append([]string{"--model", "claude-sonnet-4-5-20250929"}, os.Args[3:]...)
-		command := "env -i PATH=" + os.Getenv("PATH") + " HOME=" + home + " TERM=xterm-256color IS_SANDBOX=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 ANTHROPIC_BASE_URL=" + srv.URL + " ANTHROPIC_API_KEY=test " + os.Getenv("HOME") + "/.cache/mini-claude-ref/node_modules/.bin/claude " + strings.Join(args, " ")
+		args := append([]string{"--model", recorder.Model}, os.Args[3:]...)
+		env := recorder.Env(home, srv.URL, "TERM=xterm-256color")
+		command := "env -i " + strings.Join(env, " ") + " " + recorder.DefaultClaude() + " " + strings.Join(args, " ")
 		exec.Command("tmux", "-L", "planx", "new-session", "-d", "-s", "c", "-x", "150", "-y", "45", "-c", proj, command).Run()
 		fmt.Println("dir", dir)
 		for {
@@ -87,21 +88,15 @@ func main() {
 		}
 		return
 	}
-	args := append([]string{"-p", "Do the task.", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5-20250929"}, os.Args[3:]...)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Getenv("HOME")+"/.cache/mini-claude-ref/node_modules/.bin/claude", args...)
-	cmd.Dir = proj
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test"}
-	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	err := cmd.Run()
+	args := append([]string{"-p", "Do the task.", "--output-format", "stream-json", "--verbose", "--model", recorder.Model}, os.Args[3:]...)
+	res, err := recorder.Command{Path: recorder.DefaultClaude(), Args: args, Dir: proj, Env: recorder.Env(home, srv.URL)}.Run(context.Background())
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("exit status %d", res.ExitCode)
+	}
 	out := os.Args[2]
 	os.MkdirAll(out, 0o755)
-	os.WriteFile(filepath.Join(out, "stdout.jsonl"), so.Bytes(), 0o644)
-	os.WriteFile(filepath.Join(out, "stderr.txt"), se.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(out, "stdout.jsonl"), res.Stdout, 0o644)
+	os.WriteFile(filepath.Join(out, "stderr.txt"), res.Stderr, 0o644)
 	for i, r := range srv.Requests() {
 		os.WriteFile(filepath.Join(out, fmt.Sprintf("req%d.json", i)), r.Body, 0o644)
 	}

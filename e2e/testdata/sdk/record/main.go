@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,17 +24,14 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
-
-const claudeVersion = "2.1.332"
 
 // tap is the wrapper the SDK starts: it runs $REAL with the same arguments,
 // keeping them, the protocol's lines both ways and stderr in a folder of its
@@ -55,44 +51,28 @@ func main() {
 }
 
 type options struct {
-	claude, npm, out, scenarios string
-	only                        map[string]bool
-	keep                        bool
+	recorder.Flags
+	npm, out, scenarios string
 }
 
 func run() error {
 	var o options
-	var only string
-	home, _ := os.UserHomeDir()
 	cache, _ := os.UserCacheDir()
-	flag.StringVar(&o.claude, "claude", filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude"), "Claude Code "+claudeVersion+"'s executable")
+	o.Register(flag.CommandLine)
 	flag.StringVar(&o.npm, "npm", envOr("MINI_CLAUDE_TEST_NPM", filepath.Join(cache, "mini-claude", "npm")), "folder whose node_modules holds the Agent SDK (.ci/run installs it)")
 	flag.StringVar(&o.out, "out", filepath.Join("e2e", "testdata", "sdk", "golden"), "folder the golden files are written to")
 	flag.StringVar(&o.scenarios, "scenarios", filepath.Join("e2e", "testdata", "sdk", "scenarios"), "folder of run.mjs and the model scripts")
-	flag.StringVar(&only, "only", "", "record only these scenarios (comma-separated names)")
-	flag.BoolVar(&o.keep, "keep", false, "keep the scratch folders (their paths are printed)")
 	flag.Parse()
-	out, err := exec.Command(o.claude, "--version").Output()
-	if err != nil {
-		return fmt.Errorf("%s --version: %w", o.claude, err)
-	}
-	if v := strings.TrimSpace(string(out)); v != claudeVersion+" (Claude Code)" {
-		return fmt.Errorf("%s is %q, want %s", o.claude, v, claudeVersion)
+	var err error
+	if o.Claude, err = recorder.Check(o.Claude); err != nil {
+		return err
 	}
 	names, err := scenarioNames(o.scenarios)
 	if err != nil {
 		return err
 	}
-	for _, n := range strings.Split(only, ",") {
-		if n != "" {
-			if o.only == nil {
-				o.only = map[string]bool{}
-			}
-			o.only[n] = true
-		}
-	}
 	for _, name := range names {
-		if o.only != nil && !o.only[name] {
+		if !o.Wants(name) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "record: %s\n", name)
@@ -126,30 +106,19 @@ func scenarioNames(dir string) ([]string, error) {
 
 // record runs one scenario and writes its golden files.
 func record(o options, name string) error {
-	dir, err := os.MkdirTemp("", "sdkref-")
+	s, err := recorder.NewScratch("sdkref-", name, o.Keep)
 	if err != nil {
 		return err
 	}
-	dir, _ = filepath.EvalSymlinks(dir)
-	if o.keep {
-		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", name, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	proj, home, tapDir := filepath.Join(dir, "proj"), filepath.Join(dir, "home"), filepath.Join(dir, "tap")
-	for _, d := range []string{proj, home, tapDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
+	defer s.Remove()
+	dir, proj, home, tapDir := s.Dir, s.Proj, s.Home, filepath.Join(s.Dir, "tap")
+	if err := os.MkdirAll(tapDir, 0o755); err != nil {
+		return err
 	}
 	if err := os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello\n"), 0o644); err != nil {
 		return err
 	}
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
-	stateJSON, _ := json.Marshal(state)
-	if err := os.WriteFile(filepath.Join(home, ".claude.json"), stateJSON, 0o644); err != nil {
+	if err := recorder.WriteState(home, proj); err != nil {
 		return err
 	}
 	wrapper := filepath.Join(dir, "claude-tap")
@@ -170,30 +139,15 @@ func record(o options, name string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, name)
-	cmd.Dir = proj
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + front.URL, "ANTHROPIC_API_KEY=test",
-		"SDK_NPM=" + o.npm, "SDK_CLI=" + wrapper, "SDK_CWD=" + proj, "REAL=" + o.claude, "TAP=" + tapDir}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return fmt.Errorf("the scenario did not finish in time; stderr:\n%s", stderr.String())
-	}
-	var exit *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exit) {
-		return runErr
+	res, err := recorder.Command{Path: "node", Args: []string{script, name}, Dir: proj,
+		Env: recorder.Env(home, front.URL,
+			"SDK_NPM="+o.npm, "SDK_CLI="+wrapper, "SDK_CWD="+proj, "REAL="+o.Claude, "TAP="+tapDir),
+	}.Run(context.Background())
+	if err != nil {
+		return fmt.Errorf("%w; stderr:\n%s", err, res.Stderr)
 	}
 	time.Sleep(500 * time.Millisecond) // the tee of the last process's stdout
-	for _, v := range srv.Violations() {
-		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", name, v)
-	}
+	recorder.ReportViolations(name, srv)
 	n := newNormalizer(dir, proj, home, front.URL)
 	out := filepath.Join(o.out, name)
 	if err := os.RemoveAll(out); err != nil {
@@ -202,10 +156,10 @@ func record(o options, name string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	if runErr != nil {
-		fmt.Fprintf(os.Stderr, "record: %s: node exited %v; stderr:\n%s\n", name, runErr, stderr.String())
+	if res.ExitCode != 0 {
+		fmt.Fprintf(os.Stderr, "record: %s: node exited %d; stderr:\n%s\n", name, res.ExitCode, res.Stderr)
 	}
-	if err := writeLines(filepath.Join(out, "sdk.jsonl"), stdout.Bytes(), n); err != nil {
+	if err := writeLines(filepath.Join(out, "sdk.jsonl"), res.Stdout, n); err != nil {
 		return err
 	}
 	if err := writeProcesses(out, tapDir, n); err != nil {

@@ -9,15 +9,14 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
@@ -32,20 +31,19 @@ func main() {
 }
 
 func record() error {
-	home, _ := os.UserHomeDir()
-	claude := filepath.Join(home, ".cache/mini-claude-ref/node_modules/.bin/claude")
-	scratch, err := os.MkdirTemp("", "todos-record")
+	claude, err := recorder.Check("")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(scratch)
-	proj, userHome := filepath.Join(scratch, "proj"), filepath.Join(scratch, "home")
-	os.MkdirAll(proj, 0o755)
-	os.MkdirAll(userHome, 0o755)
-	state, _ := json.Marshal(map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}})
-	os.WriteFile(filepath.Join(userHome, ".claude.json"), state, 0o644)
+	scratch, err := recorder.NewScratch("todos-record", "todos", false)
+	if err != nil {
+		return err
+	}
+	defer scratch.Remove()
+	proj, userHome := scratch.Proj, scratch.Home
+	if err := recorder.WriteState(userHome, proj); err != nil {
+		return err
+	}
 
 	srv, err := llmtest.Start()
 	if err != nil {
@@ -64,22 +62,21 @@ func record() error {
 		return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("ok")}}
 	})
 	run := func(args ...string) (string, error) {
-		cmd := exec.Command(claude, append(args, "--model", "claude-sonnet-4-5-20250929", "--output-format", "json")...)
-		cmd.Dir = proj
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + userHome, "TERM=dumb", "IS_SANDBOX=1",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-			"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test",
+		out, err := recorder.Command{Path: claude, Dir: proj,
+			Args: append(args, "--model", recorder.Model, "--output-format", "json"),
 			// TodoWrite is off in 2.1.332 unless tasks are (the Task tools replace it).
-			"CLAUDE_CODE_ENABLE_TASKS=false"}
-		var out, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Run(); err != nil {
-			return "", fmt.Errorf("claude %q: %w\n%s%s", args, err, out.String(), stderr.String())
+			Env: recorder.Env(userHome, srv.URL, "CLAUDE_CODE_ENABLE_TASKS=false"),
+		}.Run(context.Background())
+		if err == nil && out.ExitCode != 0 {
+			err = fmt.Errorf("exit code %d", out.ExitCode)
+		}
+		if err != nil {
+			return "", fmt.Errorf("claude %q: %w\n%s%s", args, err, out.Stdout, out.Stderr)
 		}
 		var res struct {
 			SessionID string `json:"session_id"`
 		}
-		json.Unmarshal(out.Bytes(), &res)
+		json.Unmarshal(out.Stdout, &res)
 		return res.SessionID, nil
 	}
 	id, err := run("-p", "plan the fix")

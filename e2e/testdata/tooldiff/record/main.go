@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,23 +21,18 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
-const (
-	claudeVersion = "2.1.332"
-	model         = "claude-sonnet-4-5-20250929"
-	scenarioFile  = "e2e/testdata/tooldiff/scenarios.json"
-)
+const scenarioFile = "e2e/testdata/tooldiff/scenarios.json"
 
 func main() {
 	if err := run(); err != nil {
@@ -48,24 +42,13 @@ func main() {
 }
 
 func run() error {
-	claude := flag.String("claude", "", "Claude Code's executable (default: the one in ~/.cache/mini-claude-ref)")
-	only := flag.String("only", "", "record only these scenarios (comma-separated names)")
-	keep := flag.Bool("keep", false, "keep the scratch folders (their paths are printed)")
+	var f recorder.Flags
+	f.Register(flag.CommandLine)
 	file := flag.String("scenarios", scenarioFile, "the scenarios to record")
 	flag.Parse()
-	if *claude == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return err
-		}
-		*claude = filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude")
-	}
-	out, err := exec.Command(*claude, "--version").Output()
+	claude, err := recorder.Check(f.Claude)
 	if err != nil {
-		return fmt.Errorf("%s --version (install it with npm install --prefix ~/.cache/mini-claude-ref @anthropic-ai/claude-code@%s): %w", *claude, claudeVersion, err)
-	}
-	if v := strings.TrimSpace(string(out)); v != claudeVersion+" (Claude Code)" {
-		return fmt.Errorf("%s is %q, want %s", *claude, v, claudeVersion)
+		return err
 	}
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -75,18 +58,12 @@ func run() error {
 	if err := json.Unmarshal(data, &scenarios); err != nil {
 		return fmt.Errorf("%s: %w", *file, err)
 	}
-	want := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n != "" {
-			want[n] = true
-		}
-	}
 	for _, sc := range scenarios {
-		if len(want) > 0 && !want[sc.Name] {
+		if !f.Wants(sc.Name) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "record: %s\n", sc.Name)
-		g, err := record(*claude, sc, *keep)
+		g, err := record(claude, sc, f.Keep)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
@@ -177,22 +154,12 @@ func (g *Golden) write() error {
 var epoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func record(claude string, sc Scenario, keep bool) (*Golden, error) {
-	dir, err := os.MkdirTemp("", "tooldiff-")
+	s, err := recorder.NewScratch("tooldiff-", sc.Name, keep)
 	if err != nil {
 		return nil, err
 	}
-	dir, _ = filepath.EvalSymlinks(dir)
-	if keep {
-		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", sc.Name, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	proj, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
-	for _, d := range []string{proj, home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
+	defer s.Remove()
+	dir, proj, home := s.Dir, s.Proj, s.Home
 	for i, f := range sc.Files {
 		path := filepath.Join(proj, f.Path)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -212,11 +179,7 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 			return nil, err
 		}
 	}
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{filepath.Join(proj, sc.Dir): map[string]any{"hasTrustDialogAccepted": true}}}
-	stateJSON, _ := json.Marshal(state)
-	if err := os.WriteFile(filepath.Join(home, ".claude.json"), stateJSON, 0o644); err != nil {
+	if err := recorder.WriteState(home, filepath.Join(proj, sc.Dir)); err != nil {
 		return nil, err
 	}
 
@@ -245,9 +208,7 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, v := range srv.Violations() {
-		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", sc.Name, v)
-	}
+	recorder.ReportViolations(sc.Name, srv)
 	reqs := srv.Requests()
 	if len(reqs) == 0 {
 		return nil, errors.New("claude sent no request")
@@ -303,20 +264,11 @@ type toolResult struct {
 // that first carries it: the one after the model's i+1th turn. Later requests
 // may carry it shortened by Claude Code's context management.
 func newestResult(req llmtest.Request, i int) (toolResult, bool) {
-	if req.AssistantTurns() != i+1 || len(req.Messages) == 0 {
+	if req.AssistantTurns() != i+1 {
 		return toolResult{}, false
 	}
-	for _, b := range req.Messages[len(req.Messages)-1].Content {
-		if b.Type != llm.BlockToolResult {
-			continue
-		}
-		var text []string
-		for _, c := range b.Content {
-			text = append(text, c.Text)
-		}
-		return toolResult{text: strings.Join(text, ""), isError: b.IsError}, true
-	}
-	return toolResult{}, false
+	text, isError, ok := recorder.LastToolResult(req)
+	return toolResult{text: text, isError: isError}, ok
 }
 
 func (sc Scenario) file(rel string) (File, bool) {
@@ -331,23 +283,17 @@ func (sc Scenario) file(rel string) (File, bool) {
 // runClaude runs claude -p in the project with permissions bypassed and
 // returns its stdout (stream-json).
 func runClaude(claude, proj, home, url string, tools []string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	args := []string{"-p", "Do the task.", "--output-format", "stream-json", "--verbose", "--model", model,
+	args := []string{"-p", "Do the task.", "--output-format", "stream-json", "--verbose", "--model", recorder.Model,
 		"--permission-mode", "bypassPermissions", "--tools", strings.Join(tools, ",")}
-	cmd := exec.CommandContext(ctx, claude, args...)
-	cmd.Dir = proj
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=test"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return stdout.Bytes(), fmt.Errorf("claude: %w: %s", err, stderr.Bytes())
+	out, err := recorder.Command{Path: claude, Args: args, Dir: proj, Env: recorder.Env(home, url),
+		Timeout: 5 * time.Minute}.Run(context.Background())
+	if err == nil && out.ExitCode != 0 {
+		err = fmt.Errorf("claude exited %d", out.ExitCode)
 	}
-	return stdout.Bytes(), nil
+	if err != nil {
+		return out.Stdout, fmt.Errorf("claude: %w: %s", err, out.Stderr)
+	}
+	return out.Stdout, nil
 }
 
 // normalizer writes the scratch paths, and what Claude Code makes up (task

@@ -15,25 +15,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
-	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 	"github.com/mini-claude/mini-claude/internal/tools/web/webtest"
-)
-
-const (
-	claudeVersion = "2.1.332"
-	model         = "claude-sonnet-4-5-20250929"
 )
 
 func main() {
@@ -44,38 +36,18 @@ func main() {
 }
 
 type options struct {
-	claude, out string
-	only        map[string]bool
-	keep        bool
+	recorder.Flags
+	out string
 }
 
 func run() error {
 	var o options
-	var only string
-	flag.StringVar(&o.claude, "claude", "", "Claude Code's executable (default: "+claudeVersion+" in ~/.cache/mini-claude-ref)")
+	o.Register(flag.CommandLine)
 	flag.StringVar(&o.out, "out", filepath.Join("e2e", "testdata", "web"), "folder the golden files are written to")
-	flag.StringVar(&only, "only", "", "record only these scenarios (comma-separated names)")
-	flag.BoolVar(&o.keep, "keep", false, "keep the scratch folders (their paths are printed)")
 	flag.Parse()
-	if only != "" {
-		o.only = map[string]bool{}
-		for _, n := range strings.Split(only, ",") {
-			o.only[n] = true
-		}
-	}
-	if o.claude == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return err
-		}
-		o.claude = filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude")
-	}
-	out, err := exec.Command(o.claude, "--version").Output()
-	if err != nil {
-		return fmt.Errorf("%s --version (install it with npm install --prefix ~/.cache/mini-claude-ref @anthropic-ai/claude-code@%s): %w", o.claude, claudeVersion, err)
-	}
-	if v := strings.TrimSpace(string(out)); v != claudeVersion+" (Claude Code)" {
-		return fmt.Errorf("%s is %q, want %s", o.claude, v, claudeVersion)
+	var err error
+	if o.Claude, err = recorder.Check(o.Claude); err != nil {
+		return err
 	}
 	caDir, err := os.MkdirTemp("", "webref-ca-")
 	if err != nil {
@@ -89,7 +61,7 @@ func run() error {
 	defer site.Close()
 	toolsWritten := false
 	for _, sc := range scenarios() {
-		if o.only != nil && !o.only[sc.name] {
+		if !o.Wants(sc.name) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "record: %s/%s\n", sc.kind, sc.name)
@@ -157,35 +129,25 @@ func inputJSON(sc scenario, host string) string {
 
 // record runs one scenario in a scratch project.
 func record(o options, site *webtest.Server, sc scenario) (*recording, error) {
-	dir, err := os.MkdirTemp("", "webref-")
+	s, err := recorder.NewScratch("webref-", sc.name, o.Keep)
 	if err != nil {
 		return nil, err
 	}
-	dir, _ = filepath.EvalSymlinks(dir)
-	if o.keep {
-		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", sc.name, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	proj, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
-	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+	defer s.Remove()
+	dir, proj, home := s.Dir, s.Proj, s.Home
+	if err := recorder.WriteState(home, proj); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		return nil, err
-	}
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
 	settings := map[string]any{"skipWebFetchPreflight": true}
 	if !sc.noRule {
 		settings["permissions"] = map[string]any{"allow": []string{"WebFetch(domain:127.0.0.1)", "WebFetch(domain:localhost)", "WebSearch"}}
 	}
-	for path, v := range map[string]any{filepath.Join(home, ".claude.json"): state, filepath.Join(home, ".claude", "settings.json"): settings} {
-		data, _ := json.MarshalIndent(v, "", "  ")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return nil, err
-		}
+	data, _ := json.MarshalIndent(settings, "", "  ")
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), data, 0o644); err != nil {
+		return nil, err
 	}
 	srv, err := llmtest.Start()
 	if err != nil {
@@ -200,34 +162,19 @@ func record(o options, site *webtest.Server, sc scenario) (*recording, error) {
 		}
 		return t
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, o.claude, "-p", prompt(sc), "--output-format", "stream-json", "--verbose", "--model", model)
-	cmd.Dir = proj
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test",
-		"NODE_EXTRA_CA_CERTS=" + site.CAFile, "SSL_CERT_FILE=" + site.CAFile}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		return nil, fmt.Errorf("run claude: %w", err)
+	out, err := recorder.Command{Path: o.Claude, Dir: proj,
+		Args: []string{"-p", prompt(sc), "--output-format", "stream-json", "--verbose", "--model", recorder.Model},
+		Env:  recorder.Env(home, srv.URL, "NODE_EXTRA_CA_CERTS="+site.CAFile, "SSL_CERT_FILE="+site.CAFile),
+	}.Run(context.Background())
+	if err != nil {
+		return nil, err
 	}
-	if ctx.Err() != nil {
-		return nil, errors.New("claude did not finish in time")
-	}
-	rec.stdout, rec.stderr, rec.requests = stdout.Bytes(), stderr.Bytes(), srv.Requests()
-	if o.keep {
+	rec.stdout, rec.stderr, rec.requests = out.Stdout, out.Stderr, srv.Requests()
+	if o.Keep {
 		os.WriteFile(filepath.Join(dir, "stdout.jsonl"), rec.stdout, 0o644)
 		os.WriteFile(filepath.Join(dir, "stderr.txt"), rec.stderr, 0o644)
 	}
-	for _, v := range srv.Violations() {
-		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", sc.name, v)
-	}
+	recorder.ReportViolations(sc.name, srv)
 	for _, u := range rec.unscripted {
 		fmt.Fprintf(os.Stderr, "record: %s: unscripted request ending %q\n", sc.name, u)
 	}
@@ -235,11 +182,11 @@ func record(o options, site *webtest.Server, sc scenario) (*recording, error) {
 }
 
 // versionRe is the build suffix of the billing header Claude Code puts in its system prompt.
-var versionRe = regexp.MustCompile(`cc_version=` + regexp.QuoteMeta(claudeVersion) + `\.[0-9a-f]+`)
+var versionRe = regexp.MustCompile(`cc_version=` + regexp.QuoteMeta(recorder.Version) + `\.[0-9a-f]+`)
 
 // normalize replaces what changes from one recording to the next: the
 // local server's host:port and the build suffix of the billing header.
 func normalize(site *webtest.Server, data []byte) []byte {
 	data = bytes.ReplaceAll(data, []byte(site.Host), []byte("<host>"))
-	return versionRe.ReplaceAll(data, []byte("cc_version="+claudeVersion+".<build>"))
+	return versionRe.ReplaceAll(data, []byte("cc_version="+recorder.Version+".<build>"))
 }

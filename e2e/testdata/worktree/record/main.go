@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -25,18 +24,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
-const (
-	claudeVersion = "2.1.332"
-	model         = "claude-sonnet-4-5-20250929"
-	outDir        = "e2e/testdata/worktree"
-)
+const outDir = "e2e/testdata/worktree"
 
 func main() {
 	if err := run(); err != nil {
@@ -46,39 +41,22 @@ func main() {
 }
 
 func run() error {
-	claude := flag.String("claude", "", "Claude Code's executable (default: the one in ~/.cache/mini-claude-ref)")
-	only := flag.String("only", "", "record only these scenarios (comma-separated names)")
-	keep := flag.Bool("keep", false, "keep the scratch folders (their paths are printed)")
+	var f recorder.Flags
+	f.Register(flag.CommandLine)
 	flag.Parse()
-	if *claude == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return err
-		}
-		*claude = filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude")
-	}
-	out, err := exec.Command(*claude, "--version").Output()
+	claude, err := recorder.Check(f.Claude)
 	if err != nil {
-		return fmt.Errorf("%s --version: %w", *claude, err)
-	}
-	if v := strings.TrimSpace(string(out)); v != claudeVersion+" (Claude Code)" {
-		return fmt.Errorf("%s is %q, want %s", *claude, v, claudeVersion)
+		return err
 	}
 	if _, err := os.Stat(outDir); err != nil {
 		return fmt.Errorf("run from the repository's root: %w", err)
 	}
-	want := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n != "" {
-			want[n] = true
-		}
-	}
 	for _, sc := range scenarios {
-		if len(want) > 0 && !want[sc.Name] {
+		if !f.Wants(sc.Name) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "record: %s\n", sc.Name)
-		g, err := record(*claude, sc, *keep)
+		g, err := record(claude, sc, f.Keep)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
@@ -260,22 +238,12 @@ var scenarios = []Scenario{
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
 func record(claude string, sc Scenario, keep bool) (*Golden, error) {
-	dir, err := os.MkdirTemp("", "worktree-")
+	s, err := recorder.NewScratch("worktree-", sc.Name, keep)
 	if err != nil {
 		return nil, err
 	}
-	dir, _ = filepath.EvalSymlinks(dir)
-	if keep {
-		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", sc.Name, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	proj, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
-	for _, d := range []string{proj, home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
+	defer s.Remove()
+	dir, proj, home := s.Dir, s.Proj, s.Home
 	if err := os.WriteFile(filepath.Join(proj, "base.txt"), []byte("base\n"), 0o644); err != nil {
 		return nil, err
 	}
@@ -286,11 +254,7 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 			}
 		}
 	}
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
-	stateJSON, _ := json.Marshal(state)
-	if err := os.WriteFile(filepath.Join(home, ".claude.json"), stateJSON, 0o644); err != nil {
+	if err := recorder.WriteState(home, proj); err != nil {
 		return nil, err
 	}
 	srv, err := llmtest.Start()
@@ -310,8 +274,10 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 	})
 	args := append([]string{"-p", "main: do the task."}, sc.Args...)
 	args = append(args, "--output-format", "stream-json", "--verbose",
-		"--model", model, "--permission-mode", "bypassPermissions")
-	stdout, stderr, code, err := runClaude(claude, proj, home, srv.URL, args)
+		"--model", recorder.Model, "--permission-mode", "bypassPermissions")
+	res, err := recorder.Command{Path: claude, Args: args, Dir: proj, Timeout: 5 * time.Minute,
+		Env: recorder.Env(home, srv.URL, gitIdentity...)}.Run(context.Background())
+	stdout, stderr, code := res.Stdout, res.Stderr, res.ExitCode
 	if keep {
 		os.WriteFile(filepath.Join(dir, "stdout.jsonl"), stdout, 0o644)
 		bodies, _ := json.Marshal(requestBodies(srv.Requests()))
@@ -320,9 +286,7 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, v := range srv.Violations() {
-		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", sc.Name, v)
-	}
+	recorder.ReportViolations(sc.Name, srv)
 	n := strings.NewReplacer(proj, "$CWD", home, "$HOME", dir, "$TMP")
 	g := &Golden{Scenario: sc, ExitCode: code, Stderr: normalize(n, string(stderr)), Results: map[string][]Result{},
 		After: map[string]string{}}
@@ -334,7 +298,7 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 		if i < 0 || i >= len(calls) || i != len(g.Results[m]) {
 			continue
 		}
-		text, isErr := lastResult(req)
+		text, isErr, _ := recorder.LastToolResult(req)
 		g.Results[m] = append(g.Results[m], Result{Tool: calls[i].Tool, Text: normalize(n, text), IsError: isErr})
 	}
 	if len(sc.Tools) > 0 && len(reqs) > 0 {
@@ -359,16 +323,6 @@ func record(claude string, sc Scenario, keep bool) (*Golden, error) {
 		var ev map[string]json.RawMessage
 		if json.Unmarshal(line, &ev) == nil && string(ev["type"]) == `"result"` {
 			g.Final = map[string]json.RawMessage{"subtype": ev["subtype"], "is_error": ev["is_error"], "result": ev["result"]}
-		}
-	}
-	for _, req := range reqs {
-		for _, m := range req.Messages {
-			for _, b := range m.Content {
-				note := normalize(n, notification.FindString(b.Text))
-				if m.Role == llm.RoleUser && note != "" && !slices.Contains(g.Notices, note) {
-					g.Notices = append(g.Notices, note)
-				}
-			}
 		}
 	}
 	for _, req := range reqs {
@@ -458,24 +412,6 @@ func marker(sc Scenario, req llmtest.Request) string {
 	return "main"
 }
 
-// lastResult is the first tool_result of the request's last message.
-func lastResult(req llmtest.Request) (string, bool) {
-	if len(req.Messages) == 0 {
-		return "", false
-	}
-	for _, b := range req.Messages[len(req.Messages)-1].Content {
-		if b.Type != llm.BlockToolResult {
-			continue
-		}
-		var text []string
-		for _, c := range b.Content {
-			text = append(text, c.Text)
-		}
-		return strings.Join(text, ""), b.IsError
-	}
-	return "", false
-}
-
 // sentTools lists the tools of a request body and keeps the definitions named.
 func sentTools(body []byte, keep []string) ([]SentTool, map[string]json.RawMessage, error) {
 	var req struct {
@@ -530,33 +466,14 @@ func requestBodies(reqs []llmtest.Request) []json.RawMessage {
 	return out
 }
 
+// gitIdentity is who commits, in the setup and in claude's runs.
+var gitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+	"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+
 func git(dir, home string, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_AUTHOR_DATE=2024-01-02T03:04:05Z",
-		"GIT_COMMITTER_DATE=2024-01-02T03:04:05Z"}
+	cmd.Env = append(append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, gitIdentity...),
+		"GIT_AUTHOR_DATE=2024-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2024-01-02T03:04:05Z")
 	return cmd.CombinedOutput()
-}
-
-// runClaude runs claude in proj and returns its stdout, stderr and exit code.
-func runClaude(claude, proj, home, url string, args []string) ([]byte, []byte, int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, args...)
-	cmd.Dir = proj
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-		"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=test", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return stdout.Bytes(), stderr.Bytes(), exit.ExitCode(), nil
-	}
-	return stdout.Bytes(), stderr.Bytes(), 0, err
 }

@@ -13,25 +13,21 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/mini-claude/mini-claude/internal/goldenfile/recorder"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
 )
 
-const (
-	claudeVersion = "2.1.332"
-	model         = "claude-sonnet-4-5-20250929"
-	prompt        = "Do the task."
-)
+const prompt = "Do the task."
 
 // scenario is one scripted conversation: first answers the first request
 // (the response cut by max_tokens; "<cwd>" in a tool input is the project;
@@ -71,34 +67,27 @@ func scenarios() []scenario {
 }
 
 func main() {
-	claude := flag.String("claude", "", "Claude Code's executable (default: ~/.cache/mini-claude-ref/node_modules/.bin/claude)")
+	var f recorder.Flags
+	f.Register(flag.CommandLine)
 	out := flag.String("out", filepath.Join("internal", "agent", "testdata", "claude-code"), "folder the golden files are written to")
-	keep := flag.Bool("keep", false, "keep the scratch folders (their paths are printed)")
 	flag.Parse()
-	if err := run(*claude, *out, *keep); err != nil {
+	if err := run(f, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
 }
 
-func run(claude, out string, keep bool) error {
-	if claude == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return err
-		}
-		claude = filepath.Join(home, ".cache", "mini-claude-ref", "node_modules", ".bin", "claude")
-	}
-	v, err := exec.Command(claude, "--version").Output()
+func run(f recorder.Flags, out string) error {
+	claude, err := recorder.Check(f.Claude)
 	if err != nil {
-		return fmt.Errorf("%s --version: %w", claude, err)
-	}
-	if got := strings.TrimSpace(string(v)); got != claudeVersion+" (Claude Code)" {
-		return fmt.Errorf("%s is %q, want %s", claude, got, claudeVersion)
+		return err
 	}
 	for _, sc := range scenarios() {
+		if !f.Wants(sc.name) {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "record: %s\n", sc.name)
-		golden, err := record(claude, sc, keep)
+		golden, err := record(claude, sc, f.Keep)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
@@ -146,33 +135,18 @@ type golden struct {
 }
 
 func record(claude string, sc scenario, keep bool) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "maxtokref-")
+	s, err := recorder.NewScratch("maxtokref-", sc.name, keep)
 	if err != nil {
 		return nil, err
 	}
-	dir, _ = filepath.EvalSymlinks(dir)
-	if keep {
-		fmt.Fprintf(os.Stderr, "record: %s: scratch %s\n", sc.name, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	proj, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
-	for _, d := range []string{proj, home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
+	defer s.Remove()
+	proj, home := s.Proj, s.Home
 	for name, content := range sc.files {
 		if err := os.WriteFile(filepath.Join(proj, name), []byte(content), 0o644); err != nil {
 			return nil, err
 		}
 	}
-	// Onboarding done, the API key approved, the project trusted.
-	state := map[string]any{"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{"approved": []string{"test"}, "rejected": []string{}},
-		"projects":              map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}}
-	data, _ := json.Marshal(state)
-	if err := os.WriteFile(filepath.Join(home, ".claude.json"), data, 0o644); err != nil {
+	if err := recorder.WriteState(home, proj); err != nil {
 		return nil, err
 	}
 	first := sc.first
@@ -183,7 +157,7 @@ func record(claude string, sc scenario, keep bool) ([]byte, error) {
 		}
 		first.Blocks = append(first.Blocks, b)
 	}
-	g := golden{ClaudeCode: claudeVersion, About: sc.about, Prompt: prompt, StopReason: string(sc.first.StopReason)}
+	g := golden{ClaudeCode: recorder.Version, About: sc.about, Prompt: prompt, StopReason: string(sc.first.StopReason)}
 	for _, b := range sc.first.Blocks {
 		g.Response = append(g.Response, block{Type: string(b.Type), Text: b.Text, Name: b.Name, InputJSON: string(b.Input)})
 	}
@@ -195,32 +169,22 @@ func record(claude string, sc scenario, keep bool) ([]byte, error) {
 	for i, format := range []string{"stream-json", "text"} {
 		before := len(srv.Requests())
 		srv.Push(first, llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.Text("done")}})
-		args := []string{"-p", prompt, "--output-format", format, "--model", model}
+		args := []string{"-p", prompt, "--output-format", format, "--model", recorder.Model}
 		if format == "stream-json" {
 			args = append(args, "--verbose")
 		}
-		cmd := exec.Command(claude, args...)
-		cmd.Dir = proj
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "IS_SANDBOX=1",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-			"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test"}
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		o := runOutput{Args: args}
-		if err := cmd.Run(); err != nil {
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				return nil, err
-			}
-			o.ExitCode = exit.ExitCode()
+		res, err := recorder.Command{Path: claude, Args: args, Dir: proj, Env: recorder.Env(home, srv.URL)}.Run(context.Background())
+		if err != nil {
+			return nil, err
 		}
-		o.Stderr = retiredRe.ReplaceAllString(stderr.String(), "")
+		o := runOutput{Args: args, ExitCode: res.ExitCode}
+		o.Stderr = retiredRe.ReplaceAllString(string(res.Stderr), "")
 		if n := srv.Pending(); n != 0 {
 			return nil, fmt.Errorf("%s run: %d scripted turns left unserved", format, n)
 		}
 		if i == 0 {
 			var lines []json.RawMessage
-			for _, l := range bytes.Split(bytes.TrimSpace(stdout.Bytes()), []byte("\n")) {
+			for _, l := range bytes.Split(bytes.TrimSpace(res.Stdout), []byte("\n")) {
 				var v struct{ Type, Subtype string }
 				if err := json.Unmarshal(l, &v); err != nil {
 					return nil, fmt.Errorf("stream-json line %q: %w", l, err)
@@ -236,13 +200,11 @@ func record(claude string, sc scenario, keep bool) ([]byte, error) {
 			}
 			g.Stream = o
 		} else {
-			o.Stdout = stdout.String()
+			o.Stdout = string(res.Stdout)
 			g.Text = o
 		}
 	}
-	for _, v := range srv.Violations() {
-		fmt.Fprintf(os.Stderr, "record: %s: server: %s\n", sc.name, v)
-	}
+	recorder.ReportViolations(sc.name, srv)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
