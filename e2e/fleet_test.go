@@ -126,8 +126,19 @@ func (r *fleetRig) connect() *fleet.Fleet {
 // sourceRepo makes a repository with one commit for the tasks to clone.
 func (r *fleetRig) sourceRepo() string {
 	r.t.Helper()
+	return r.sourceRepoWith(nil)
+}
+
+// sourceRepoWith makes a repository whose one commit holds files, by name.
+func (r *fleetRig) sourceRepoWith(files map[string]string) string {
+	r.t.Helper()
 	dir := r.t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir, cmd.Env = dir, r.env(r.t.TempDir())
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -359,13 +370,25 @@ func TestFleetRunsEveryTaskOnceWhenAWorkerIsKilledMidTask(t *testing.T) {
 	}
 }
 
+// crashScript kills the run whose Bash tool runs it with SIGKILL. It climbs
+// its ancestors, by the fourth field of their /proc stat (after the command
+// name), to the run's process helper, whose parent is the run. It is a script
+// in the task's repository because a Bash command reading /proc/$PPID names a
+// path only known when it runs, which needs an approval a headless run cannot get.
+const crashScript = `parent() { local s; s=$(</proc/$1/stat); set -- ${s##*) }; echo "$2"; }
+p=$$
+until [ "$p" -le 1 ] || grep -qa __mini-claude-reaper /proc/$p/cmdline; do p=$(parent $p); done
+[ "$p" -gt 1 ] && kill -KILL "$(parent $p)"
+`
+
 func TestFleetParksATaskWhoseRunAlwaysCrashesAsFailed(t *testing.T) {
 	r := newFleetRig(t)
 	// Every turn kills the run's own process, as a crash would.
 	r.srv.ServeFunc(func(llmtest.Request) llmtest.Turn {
-		return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Bash", `{"command":"kill -KILL $PPID"}`)}}
+		return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Bash", `{"command":"bash crash.sh"}`)}}
 	})
-	file := writeTasks(t, []fleet.Task{{ID: "crasher", Prompt: "fleet task crasher: crash", Repo: r.sourceRepo(), AllowedTools: []string{"Bash"}}})
+	repo := r.sourceRepoWith(map[string]string{"crash.sh": crashScript})
+	file := writeTasks(t, []fleet.Task{{ID: "crasher", Prompt: "fleet task crasher: crash", Repo: repo, AllowedTools: []string{"Bash"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	r.fleet(ctx, "submit", file)
