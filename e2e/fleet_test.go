@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 	"github.com/mini-claude/mini-claude/internal/fleet/natstest"
 	"github.com/mini-claude/mini-claude/internal/llm"
 	"github.com/mini-claude/mini-claude/internal/llm/llmtest"
+	"github.com/mini-claude/mini-claude/internal/reaper"
 )
 
 // fleetRig is a NATS server, the scripted model and the workers of a fleet
@@ -126,8 +129,19 @@ func (r *fleetRig) connect() *fleet.Fleet {
 // sourceRepo makes a repository with one commit for the tasks to clone.
 func (r *fleetRig) sourceRepo() string {
 	r.t.Helper()
+	return r.sourceRepoWith(nil)
+}
+
+// sourceRepoWith makes a repository whose one commit holds files, by name.
+func (r *fleetRig) sourceRepoWith(files map[string]string) string {
+	r.t.Helper()
 	dir := r.t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir, cmd.Env = dir, r.env(r.t.TempDir())
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -204,17 +218,30 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 	}
 }
 
-// runningProcesses returns the pids whose command line holds s.
-func runningProcesses(s string) []string {
-	var pids []string
+// processTree returns root and every process below it, read from /proc.
+func processTree(root int) []int {
+	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(cmdline, []byte(s)) {
-			pids = append(pids, e.Name())
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		if fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(fields) > 1 {
+			ppid, _ := strconv.Atoi(fields[1])
+			children[ppid] = append(children[ppid], pid)
 		}
 	}
-	return pids
+	tree := []int{root}
+	for i := 0; i < len(tree); i++ {
+		tree = append(tree, children[tree[i]]...)
+	}
+	return tree
 }
 
 func TestFleetRunsEveryTaskOnceWhenAWorkerIsKilledMidTask(t *testing.T) {
@@ -223,15 +250,21 @@ func TestFleetRunsEveryTaskOnceWhenAWorkerIsKilledMidTask(t *testing.T) {
 	var mu sync.Mutex
 	finals := map[string]int{}
 	// Each task touches a file of its own, then answers; the victim first
-	// sleeps long enough to be killed in the middle.
+	// leaves processes running in the background, detached every way
+	// treeScript knows, their pids in its clone's marks/pids, then sleeps
+	// long enough to be killed in the middle.
 	r.srv.ServeFunc(func(req llmtest.Request) llmtest.Turn {
 		id := requestTask(req)
 		step := req.AssistantTurns()
 		if id == victim {
-			if step == 0 {
+			switch step {
+			case 0:
+				script := "mkdir -p marks\n" + treeScript("marks", selfTail("marks"))
+				return llmtest.Turn{Blocks: []llm.ContentBlock{bashUse("", script, `"run_in_background":true`)}}
+			case 1:
 				return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Sleep", `{"label":"long","ms":60000}`)}}
 			}
-			step--
+			step -= 2
 		}
 		if step == 0 {
 			return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Touch", fmt.Sprintf(`{"path":"%s.txt"}`, id))}}
@@ -247,6 +280,8 @@ func TestFleetRunsEveryTaskOnceWhenAWorkerIsKilledMidTask(t *testing.T) {
 		id := fmt.Sprintf("task-%02d", i)
 		tasks = append(tasks, fleet.Task{ID: id, Prompt: "fleet task " + id + ": touch " + id + ".txt", Repo: repo, AllowedTools: []string{"Touch"}, MaxTurns: 5})
 	}
+	// Bash runs the victim's commands, Edit lets them write in its clone.
+	tasks[7].AllowedTools = append(tasks[7].AllowedTools, "Bash", "Edit(./**)")
 	file := writeTasks(t, tasks)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -284,13 +319,43 @@ func TestFleetRunsEveryTaskOnceWhenAWorkerIsKilledMidTask(t *testing.T) {
 		t.Fatalf("the victim is not running: %+v", sum)
 	}
 	killed := r.workers[owner]
+	// The worker's whole tree: its process helper, the victim's run, the
+	// run's helper, the Bash command and what it left, detached or not.
+	marks := filepath.Join(killed.cmd.Dir, "work", victim, "marks", "pids")
+	var left []int
+	waitFor(t, 30*time.Second, "the victim's Bash command to record its processes", func() bool {
+		data, _ := os.ReadFile(marks)
+		fields := strings.Fields(string(data))
+		left = left[:0]
+		for _, f := range fields {
+			pid, _ := strconv.Atoi(f)
+			left = append(left, pid)
+		}
+		return len(fields) == 1+len(treeLeavers)
+	})
+	tree := append(processTree(killed.cmd.Process.Pid), left...)
+	slices.Sort(tree)
+	tree = slices.Compact(tree)
+	runs, helpers := 0, 0
+	for _, pid := range tree {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if bytes.Contains(cmdline, []byte(fleet.SessionID(victim))) {
+			runs++
+		}
+		if bytes.Contains(cmdline, []byte(reaper.HelperArg)) {
+			helpers++
+		}
+	}
+	if runs != 1 || helpers < 2 {
+		t.Fatalf("the worker's tree %v holds %d runs of the victim and %d process helpers, want 1 and the worker's and the run's", tree, runs, helpers)
+	}
 	killedAt := time.Now()
 	killed.cmd.Process.Signal(syscall.SIGKILL)
 	<-killed.done
-	sessionID := fleet.SessionID(victim)
-	waitFor(t, 5*time.Second, "the killed worker's run to die with it", func() bool {
-		return len(runningProcesses("--session-id\x00"+sessionID)) == 0
-	})
+	if alive := waitGoneWithin(tree, 2*time.Second); len(alive) > 0 {
+		t.Fatalf("2s after the worker's SIGKILL these processes of its tree %v still run: %v", tree, alive)
+	}
+	t.Logf("the %d processes of the killed worker's tree were gone %v after its SIGKILL", len(tree), time.Since(killedAt).Round(time.Millisecond))
 
 	out, _ = r.fleet(ctx, "results", "--wait")
 	results := readResults(t, out)
@@ -359,13 +424,25 @@ func TestFleetRunsEveryTaskOnceWhenAWorkerIsKilledMidTask(t *testing.T) {
 	}
 }
 
+// crashScript kills the run whose Bash tool runs it with SIGKILL. It climbs
+// its ancestors, by the fourth field of their /proc stat (after the command
+// name), to the run's process helper, whose parent is the run. It is a script
+// in the task's repository because a Bash command reading /proc/$PPID names a
+// path only known when it runs, which needs an approval a headless run cannot get.
+const crashScript = `parent() { local s; s=$(</proc/$1/stat); set -- ${s##*) }; echo "$2"; }
+p=$$
+until [ "$p" -le 1 ] || grep -qa __mini-claude-reaper /proc/$p/cmdline; do p=$(parent $p); done
+[ "$p" -gt 1 ] && kill -KILL "$(parent $p)"
+`
+
 func TestFleetParksATaskWhoseRunAlwaysCrashesAsFailed(t *testing.T) {
 	r := newFleetRig(t)
 	// Every turn kills the run's own process, as a crash would.
 	r.srv.ServeFunc(func(llmtest.Request) llmtest.Turn {
-		return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Bash", `{"command":"kill -KILL $PPID"}`)}}
+		return llmtest.Turn{Blocks: []llm.ContentBlock{llmtest.ToolUse("", "Bash", `{"command":"bash crash.sh"}`)}}
 	})
-	file := writeTasks(t, []fleet.Task{{ID: "crasher", Prompt: "fleet task crasher: crash", Repo: r.sourceRepo(), AllowedTools: []string{"Bash"}}})
+	repo := r.sourceRepoWith(map[string]string{"crash.sh": crashScript})
+	file := writeTasks(t, []fleet.Task{{ID: "crasher", Prompt: "fleet task crasher: crash", Repo: repo, AllowedTools: []string{"Bash"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	r.fleet(ctx, "submit", file)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mini-claude/mini-claude/internal/reaper"
 	"github.com/mini-claude/mini-claude/internal/session"
 )
 
@@ -61,24 +64,24 @@ func (w *worker) run(ctx context.Context, msg jetstream.Msg, t Task, attempt int
 	if res.Resumed, err = w.f.fetchTranscript(ctx, t.ID, path); err != nil {
 		return outcome{result: res, err: err}
 	}
-	cmd := exec.CommandContext(ctx, w.cfg.Command[0], append(w.cfg.Command[1:], runArgs(t, sid, res.Resumed)...)...)
-	cmd.Dir = dir
-	// Interrupted, a run writes what it has to its transcript and exits.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
-	dieWithParent(cmd)
+	program, err := exec.LookPath(w.cfg.Command[0])
+	if err != nil {
+		return outcome{result: res, err: fmt.Errorf("start the run: %w", err)}
+	}
 	var stdout bytes.Buffer
 	stderr := &tailWriter{max: 2048}
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
+	// Through the reaper, a run dies with its worker, even a SIGKILLed one,
+	// and so does whatever it left (its own helper kills its tools'
+	// processes). Interrupted, a run writes what it has to its transcript
+	// and exits, within runGrace.
+	cmd := reaper.Command{Path: program, Args: append(slices.Clone(w.cfg.Command), runArgs(t, sid, res.Resumed)...),
+		Env: os.Environ(), Dir: dir, Stdout: &stdout, Stderr: stderr, Grace: runGrace, WaitDelay: runGrace}
 	running := State{ID: t.ID, State: StateRunning, Worker: w.cfg.Name, Attempt: attempt, Heartbeat: time.Now().UTC()}
 	if err := w.f.putState(ctx, running); err != nil {
 		w.logf("worker %s: %v", w.cfg.Name, err)
 	}
-	if err := cmd.Start(); err != nil {
-		return outcome{result: res, err: fmt.Errorf("start the run: %w", err)}
-	}
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { exited <- runError(cmd.Run(ctx)) }()
 	tick := time.NewTicker(max(min(w.cfg.AckWait/3, heartbeatEvery), 100*time.Millisecond))
 	defer tick.Stop()
 	var mark uploadMark
@@ -112,6 +115,22 @@ func (w *worker) run(ctx context.Context, msg jetstream.Msg, t Task, attempt int
 		w.logf("worker %s: task %s: %v", w.cfg.Name, t.ID, err)
 	}
 	return outcome{result: res}
+}
+
+// runGrace is how long a run has to end after SIGTERM, and then how long
+// its output is waited for.
+const runGrace = 10 * time.Second
+
+// runError says how a run ended when it did not exit with status 0: the
+// error of its start or wait, else its exit status or signal.
+func runError(status syscall.WaitStatus, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case status.Exited() && status.ExitStatus() == 0:
+		return nil
+	}
+	return errors.New(reaper.Describe(status))
 }
 
 // heartbeat tells the server the task is still being worked on, records when

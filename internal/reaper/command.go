@@ -27,11 +27,16 @@ type Command struct {
 	// its output to end: processes it left may hold it open. Zero waits for
 	// the end, as os/exec does.
 	WaitDelay time.Duration
+	// Grace, when not zero, makes the end of ctx send SIGTERM to the
+	// command's group first, so it can wind up, and SIGKILL only if it has
+	// not ended Grace later.
+	Grace time.Duration
 }
 
 // Run starts the command in a process group of its own and waits for it.
-// When ctx ends first, the group is killed with SIGKILL and Run returns
-// ctx's error along with how the command ended.
+// When ctx ends first, the group is killed with SIGKILL (after SIGTERM and
+// Grace when Grace is set) and Run returns ctx's error along with how the
+// command ended.
 func (c *Command) Run(ctx context.Context) (syscall.WaitStatus, error) {
 	var streams commandStreams
 	defer streams.closeAll()
@@ -58,7 +63,7 @@ func (c *Command) Run(ctx context.Context) (syscall.WaitStatus, error) {
 	select {
 	case <-p.Done():
 	case <-ctx.Done():
-		_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
+		c.stop(p)
 	}
 	status, err := p.Wait()
 	streams.settle(c.WaitDelay)
@@ -66,6 +71,20 @@ func (c *Command) Run(ctx context.Context) (syscall.WaitStatus, error) {
 		return status, ctx.Err()
 	}
 	return status, err
+}
+
+// stop ends the command's group: with SIGTERM, then SIGKILL if it is still
+// running Grace later, or at once with SIGKILL when Grace is zero.
+func (c *Command) stop(p *Process) {
+	if c.Grace > 0 {
+		_ = syscall.Kill(-p.Pid(), syscall.SIGTERM)
+		select {
+		case <-p.Done():
+			return
+		case <-time.After(c.Grace):
+		}
+	}
+	_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
 }
 
 // commandStreams are the pipes of a Command: the child's ends, given to it

@@ -19,6 +19,7 @@ func TestCommandRun(t *testing.T) {
 		stdin        []byte
 		merged       bool
 		timeout      time.Duration
+		grace        time.Duration
 		wantOut      string
 		wantErr      string
 		wantStatus   string
@@ -30,6 +31,12 @@ func TestCommandRun(t *testing.T) {
 		{name: "merged output", script: "echo out; echo err >&2", merged: true, wantOut: "out\nerr\n", wantStatus: "exit status 0"},
 		{name: "no input is /dev/null", script: "cat", wantStatus: "exit status 0"},
 		{name: "the context's end kills the group", script: "sleep 30 & sleep 30", timeout: 100 * time.Millisecond,
+			wantStatus: "signal: killed", wantCtxErr: true, maxTook: 5 * time.Second},
+		{name: "with a grace the context's end asks first", script: "trap 'echo stopping; exit 3' TERM; sleep 30 & wait",
+			timeout: 100 * time.Millisecond, grace: 5 * time.Second,
+			wantOut: "stopping\n", wantStatus: "exit status 3", wantCtxErr: true, maxTook: 4 * time.Second},
+		{name: "with a grace a command deaf to SIGTERM is killed after it", script: "trap '' TERM; sleep 30 & wait; sleep 30",
+			timeout: 100 * time.Millisecond, grace: 200 * time.Millisecond,
 			wantStatus: "signal: killed", wantCtxErr: true, maxTook: 5 * time.Second},
 		{name: "a leftover holding the output is waited for WaitDelay only", script: "echo started; sleep 30 &",
 			wantOut: "started\n", wantStatus: "exit status 0", maxTook: 5 * time.Second},
@@ -43,7 +50,7 @@ func TestCommandRun(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			cmd := Command{Path: sh, Args: []string{"bash", "-c", tc.script}, Stdin: tc.stdin,
-				Stdout: &stdout, Stderr: &stderr, WaitDelay: 200 * time.Millisecond}
+				Stdout: &stdout, Stderr: &stderr, WaitDelay: 200 * time.Millisecond, Grace: tc.grace}
 			if tc.merged {
 				cmd.Stderr = &stdout
 			}
