@@ -15,6 +15,8 @@ func TestParseTasksNamesTheLineAndWhatIsWrong(t *testing.T) {
 		{"unknown field", `{"id": "a", "prompt": "p", "dir": "/x", "apiKey": "sk"}`, `line 1: json: unknown field "apiKey"`},
 		{"missing id", "\n" + `{"prompt": "p", "dir": "/x"}`, `line 2: "id" is required`},
 		{"bad id", `{"id": "a b", "prompt": "p", "dir": "/x"}`, `line 1: "id" "a b": use up to 128 letters`},
+		{"id starting with a dot", `{"id": ".a", "prompt": "p", "dir": "/x"}`, `line 1: "id" ".a"`},
+		{"id of 129 characters", `{"id": "` + strings.Repeat("a", 129) + `", "prompt": "p", "dir": "/x"}`, `line 1: "id" "aaa`},
 		{"id ending in a dot", `{"id": "a.", "prompt": "p", "dir": "/x"}`, `line 1: "id" "a."`},
 		{"missing prompt", `{"id": "a", "prompt": " ", "dir": "/x"}`, `line 1: "prompt" is required`},
 		{"no place", `{"id": "a", "prompt": "p"}`, `line 1: set "repo" (a repository to clone) or "dir"`},
