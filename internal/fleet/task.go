@@ -38,8 +38,8 @@ type Task struct {
 
 // validID says whether id has the form of a task id, a key of the fleet's
 // buckets: 1 to 128 of A-Z, a-z, 0-9, "_", "-" and ".", not starting with
-// ".". (Checked by hand: the regexp with {0,127} cost 0.4 ms of package
-// initialisation in every run, headless included.)
+// ".". A loop rather than a package-level regexp: its {0,127} compiled to
+// 0.4 ms of initialisation in every run of the binary.
 func validID(id string) bool {
 	if id == "" || len(id) > 128 || id[0] == '.' {
 		return false
