@@ -238,7 +238,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(queued, m.deliverReports())
 	case rewindDoneMsg:
 		m.rewindDone(msg)
-		return m, nil
+		return m, m.sendQueued()
 	case noticeMsg:
 		if msg.warning {
 			m.conv.add(&block{kind: blockError, text: msg.text})
@@ -292,7 +292,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(cmd, m.sendQueued())
 	}
 	if m.rewind != nil {
-		return m.rewindKey(k)
+		cmd := m.rewindKey(k)
+		return tea.Batch(cmd, m.sendQueued())
 	}
 	switch k.String() {
 	case "ctrl+c":

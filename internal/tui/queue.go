@@ -44,11 +44,12 @@ func (m *model) editQueued() bool {
 }
 
 // sendQueued sends the queued entries, oldest first, as long as no turn
-// runs and no dialog or picker waits: each one that starts a turn (a prompt,
-// a custom command, /compact) holds the rest back until that turn ends.
+// runs and no dialog, picker or rewind list waits: each one that starts a
+// turn (a prompt, a custom command, /compact) or opens one holds the rest
+// back until it is done.
 func (m *model) sendQueued() tea.Cmd {
 	var cmds []tea.Cmd
-	for len(m.queue) > 0 && m.turn == nil && m.dialog == nil && m.picker == nil && !m.quitting {
+	for len(m.queue) > 0 && m.turn == nil && m.dialog == nil && m.picker == nil && m.rewind == nil && !m.quitting {
 		text := m.queue[0]
 		m.queue = m.queue[1:]
 		cmds = append(cmds, m.send(text))

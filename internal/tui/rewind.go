@@ -212,7 +212,8 @@ func (m *model) runRewind(c RewindChoice) tea.Cmd {
 }
 
 // rewindDone says what the rewind did; a restored conversation is shown
-// again and its prompt put back in the input, to edit and send again.
+// again and its prompt put back in the input, to edit and send again, before
+// whatever the user typed or queued meanwhile (which then waits there too).
 func (m *model) rewindDone(msg rewindDoneMsg) {
 	m.turn = nil
 	if msg.err != nil {
@@ -221,7 +222,8 @@ func (m *model) rewindDone(msg rewindDoneMsg) {
 	if msg.out.Conversation != nil {
 		m.conv.clear()
 		m.showConversation(*msg.out.Conversation)
-		m.setInput(msg.prompt.Prompt)
+		m.queue = append([]string{msg.prompt.Prompt}, m.queue...)
+		m.editQueued()
 	}
 	m.info(m.rewindReport(msg.prompt.Prompt, msg.choice, msg.out))
 }

@@ -115,3 +115,22 @@ func TestRewindDialogSaysWhatEachOptionDoesAndCanBeLeft(t *testing.T) {
 		t.Errorf("an empty session does not say so:\n%s", s)
 	}
 }
+
+func TestRewindHoldsTheQueueAndGivesItBackWithThePrompt(t *testing.T) {
+	var got []RewindChoice
+	m := rewindModel(t, &got)
+	press(m, "esc")
+	press(m, "esc")
+	m.enqueue("typed meanwhile")
+	m.sendQueued()
+	if len(m.queue) != 1 {
+		t.Fatalf("the queue went out while the rewind list was open: %q", m.queue)
+	}
+	finish(t, m, "enter", "2")
+	if len(got) != 1 || !got[0].Conversation {
+		t.Fatalf("rewinds %+v, want the conversation's", got)
+	}
+	if v := m.input.Value(); v != "second\ntyped meanwhile" || len(m.queue) != 0 {
+		t.Errorf("input %q and queue %q, want the rewound prompt, then what was queued, in the input", v, m.queue)
+	}
+}
