@@ -215,15 +215,13 @@ func (st *stream) start(ctx context.Context) error {
 	}
 	agentOpts := s.agentOptions(st.opts, st.client, st.servers, conv, st.state, show)
 	agentOpts.UnknownCommands = true
-	offered := st.pool()
 	if st.opts.PermissionPromptTool == "stdio" {
 		agentOpts.Prompter = sdkproto.Prompter{Conn: st.conn}
 		st.p.asksProgram = true
 	} else {
 		agentOpts.NoUserInteraction = true
-		offered = answerable(offered)
 	}
-	st.p.start(s, tool.Names(offered), mcpServerEvents(st.servers), keySource(s.provider, f.Getenv))
+	st.p.start(s, tool.Names(st.offered()), mcpServerEvents(st.servers), keySource(s.provider, f.Getenv))
 	agentOpts.StartContext = s.sessionStart(ctx, conv, startSource(st.opts), f.IO.ErrOut, st.p.event)
 	instructionsRan := s.instructionsLoaded(ctx, conv, st.p.event)
 	st.agent = agent.New(agentOpts)
@@ -236,6 +234,16 @@ func (st *stream) start(ctx context.Context) error {
 		st.state.Close()
 	}
 	return nil
+}
+
+// offered is the pool the program is told of: without a program that
+// answers questions (--permission-prompt-tool stdio), not the tools that
+// ask the user one, which the agent withholds too.
+func (st *stream) offered() []tool.Tool {
+	if st.opts.PermissionPromptTool == "stdio" {
+		return st.pool()
+	}
+	return answerable(st.pool())
 }
 
 // turn runs one user message, its text and its images, to its result; an
@@ -256,7 +264,7 @@ func (st *stream) turn(ctx context.Context, prompt string, images []llm.ContentB
 	if st.turns > 0 {
 		// Claude Code describes the session again at the start of every turn.
 		st.p.mu.Lock()
-		st.p.start(st.s, tool.Names(st.pool()), mcpServerEvents(st.servers), keySource(st.s.provider, st.f.Getenv))
+		st.p.start(st.s, tool.Names(st.offered()), mcpServerEvents(st.servers), keySource(st.s.provider, st.f.Getenv))
 		st.p.mu.Unlock()
 	}
 	st.turns++
