@@ -184,14 +184,15 @@ func (s *session) subAgents() *agent.SubAgents {
 	return &agent.SubAgents{
 		Attach: func(state *tool.Session, r tool.SubAgentRunner) { subagent.Attach(state, s.agentTypes, r) },
 		System: func(req tool.SubAgentRequest, model string, toolNames []string) string {
-			cwd := req.Cwd
-			if cwd == "" {
-				cwd = s.cwd
-			}
-			return prompt.BuildSubAgent(req.Role, prompt.Options{
-				Cwd: cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
+			opts := prompt.Options{
+				Cwd: s.cwd, AdditionalDirs: s.dirs, Model: model, ToolNames: toolNames, Now: time.Now(), Permissions: s.perm,
 				Memory: s.memoryFiles(),
-			})
+			}
+			if req.Cwd != "" && req.Cwd != s.cwd {
+				// A sub-agent in its own worktree reads that tree's memory files.
+				opts.Cwd, opts.Memory = req.Cwd, nil
+			}
+			return prompt.BuildSubAgent(req.Role, opts)
 		},
 		Model: s.subAgentModel,
 	}
