@@ -101,6 +101,9 @@ func TestWorktreeFlagNeedsAGitRepository(t *testing.T) {
 	}{
 		{"not a repository", []string{"-p", "hello", "--worktree", "x"}, "Can only use --worktree in a git repository, but "},
 		{"the prompt taken for a name", []string{"-p", "-w", "fix the bug"}, `invalid worktree name "fix the bug"`},
+		{"a flag the run refuses", []string{"-p", "--worktree", "x", "--output-format", "yaml", "hello"}, `--output-format "yaml"`},
+		{"a stream-json flag the run refuses", []string{"--input-format", "stream-json", "--worktree", "x", "--output-format", "json"},
+			"--input-format stream-json needs --output-format stream-json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +117,9 @@ func TestWorktreeFlagNeedsAGitRepository(t *testing.T) {
 			}
 			if len(r.srv.Requests()) != 0 {
 				t.Error("the model was asked although the session could not start")
+			}
+			if _, err := os.Stat(filepath.Join(r.dir, ".mini-claude", "worktrees")); err == nil {
+				t.Error("a run that could not start left a worktree behind")
 			}
 		})
 	}

@@ -19,15 +19,7 @@ import (
 // would need asking is refused, and the output goes out in the chosen format.
 func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	tools.Prepare()
-	switch opts.OutputFormat {
-	case formatText, formatJSON, formatStreamJSON:
-	default:
-		return usageError("--output-format %q: use text, json or stream-json", opts.OutputFormat)
-	}
-	if err := checkSessionFlags(opts, false); err != nil {
-		return err
-	}
-	if err := checkRunFlags(opts); err != nil {
+	if err := checkPrintFlags(opts); err != nil {
 		return err
 	}
 	text, err := readPrompt(f.IO, opts.Prompt)
@@ -73,6 +65,19 @@ func runPrint(ctx context.Context, f *Factory, opts *Options) error {
 	s.sessionEnd(conv, "other", a.PromptID(), p.event)
 	p.finish(res)
 	return exitFor(res, s.provider, f.Getenv)
+}
+
+// checkPrintFlags refuses the flags a -p run cannot run with.
+func checkPrintFlags(opts *Options) error {
+	switch opts.OutputFormat {
+	case formatText, formatJSON, formatStreamJSON:
+	default:
+		return usageError("--output-format %q: use text, json or stream-json", opts.OutputFormat)
+	}
+	if err := checkSessionFlags(opts, false); err != nil {
+		return err
+	}
+	return checkRunFlags(opts)
 }
 
 // runWithBackground runs the prompt (with its attached blocks), then, as long as background agents the

@@ -135,6 +135,9 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 			if !opts.WorktreeSet || !headless && !f.IO.InIsTerminal {
 				return runMode(cmd.Context(), f, opts)
 			}
+			if err := checkHeadlessFlags(opts, headless); err != nil {
+				return err
+			}
 			moved, tree, err := startInWorktree(cmd.Context(), f, opts)
 			if err != nil {
 				return err
@@ -176,6 +179,19 @@ func NewCmdRoot(f *Factory, runF func(context.Context, *Options) error) *cobra.C
 	fl.StringVarP(&opts.Worktree, "worktree", "w", "", "Start the session in a new git worktree under .mini-claude/worktrees/<name>, on the branch worktree-<name> (without a name: a made-up one)")
 	cmd.AddCommand(newCmdTools(f), newCmdSystemPrompt(f), newCmdDoctor(f), newCmdMCP(f), newCmdCost(f), newCmdTrust(f), newCmdACP(f), newCmdFleet(f))
 	return cmd
+}
+
+// checkHeadlessFlags refuses, before --worktree creates anything, the flags
+// the headless run would refuse, so a refused run leaves no worktree behind.
+func checkHeadlessFlags(opts *Options, headless bool) error {
+	switch {
+	case !headless:
+		return nil
+	case opts.InputFormat == inputStreamJSON:
+		return checkStreamFlags(opts)
+	default:
+		return checkPrintFlags(opts)
+	}
 }
 
 // runMode runs the session stream-json input asks for (the SDK protocol), the

@@ -58,8 +58,8 @@ type stream struct {
 	nextModel string
 }
 
-// runStream serves the program until its input ends.
-func runStream(ctx context.Context, f *Factory, opts *Options) error {
+// checkStreamFlags refuses the flags a stream-json session cannot run with.
+func checkStreamFlags(opts *Options) error {
 	if opts.OutputFormat != formatStreamJSON {
 		return usageError("--input-format stream-json needs --output-format stream-json")
 	}
@@ -74,6 +74,14 @@ func runStream(ctx context.Context, f *Factory, opts *Options) error {
 	}
 	if len(opts.Prompt) > 0 {
 		return usageError("with --input-format stream-json the prompts come on stdin, not as arguments")
+	}
+	return nil
+}
+
+// runStream serves the program until its input ends.
+func runStream(ctx context.Context, f *Factory, opts *Options) error {
+	if err := checkStreamFlags(opts); err != nil {
+		return err
 	}
 	s, err := newSession(f, opts, f.IO.ErrOut)
 	if err != nil {
