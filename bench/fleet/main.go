@@ -296,4 +296,3 @@ func median[T float64 | time.Duration](values []T) T {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
