@@ -35,6 +35,21 @@ type pending struct {
 	output any
 }
 
+// replaceInput makes input, checked as the model's is (parsed, then
+// validated), the one the call runs with: a hook's or a permission answer's
+// rewrite. An input that fails leaves the call as it was.
+func (p *pending) replaceInput(ctx context.Context, env *tool.Env, input json.RawMessage) error {
+	call, err := p.call.Tool().Parse(input)
+	if err == nil {
+		err = call.Validate(ctx, env)
+	}
+	if err != nil {
+		return err
+	}
+	p.call, p.input = call, input
+	return nil
+}
+
 // execute runs the calls of one assistant message: consecutive concurrency-safe
 // calls in parallel, every other call alone, and returns their tool_result
 // blocks in call order. Within a batch every call is validated and authorized
@@ -315,6 +330,21 @@ func (a *Agent) authorize(ctx context.Context, p *pending, env *tool.Env, hook h
 		return refusal{text: answer.Message, asked: true, byHook: byHook}
 	}
 	return refusal{text: fmt.Sprintf("The user refused this %s call. Do not retry it the same way; ask the user how to proceed.", name), asked: true, byHook: byHook}
+}
+
+// applyAnswer takes an allowing answer's updatedInput (an SDK program's
+// rewrite, the user's answers to AskUserQuestion, an edited plan) in place of
+// the call's input, validated again, and its mode; it returns the refusal
+// when the new input is invalid.
+func (a *Agent) applyAnswer(ctx context.Context, p *pending, env *tool.Env, answer permission.Answer) refusal {
+	if len(answer.UpdatedInput) > 0 {
+		if err := p.replaceInput(ctx, env, answer.UpdatedInput); err != nil {
+			return refusal{text: fmt.Sprintf("The permission answer for %s gave an input that failed schema validation: %v", p.call.Tool().Name(), err), asked: true}
+		}
+	}
+	a.switchMode(answer.Mode)
+	env.PermissionMode = string(a.permissions().Mode)
+	return refusal{}
 }
 
 // PermissionQuery describes a parsed call for the permission engine: the

@@ -98,11 +98,7 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 		return hookVerdict{refusal: "PreToolUse:" + name + " hook error: " + o.PermissionReason}
 	}
 	if o.UpdatedInput != nil {
-		call, err := p.call.Tool().Parse(o.UpdatedInput)
-		if err == nil {
-			err = call.Validate(ctx, env)
-		}
-		if err != nil {
+		if err := p.replaceInput(ctx, env, o.UpdatedInput); err != nil {
 			issues := err.Error()
 			if inputErr, ok := errors.AsType[*tool.InputError](err); ok {
 				issues = inputErr.Issues()
@@ -110,7 +106,6 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending, env *tool.Env) hookV
 			return hookVerdict{refusal: fmt.Sprintf("PreToolUse hook for %s returned updatedInput that failed schema validation: %s\n"+
 				"The tool input from the model was valid; the hook's rewrite of it was not.", name, issues)}
 		}
-		p.call, p.input = call, o.UpdatedInput
 	}
 	return hookVerdict{permission: o.Permission, reason: o.PermissionReason}
 }

@@ -50,15 +50,10 @@ func (a *Agent) permissionRequest(ctx context.Context, p *pending, env *tool.Env
 	case len(d.UpdatedInput) == 0:
 		return refusal{}, true
 	}
-	call, err := p.call.Tool().Parse(d.UpdatedInput)
-	if err == nil {
-		err = call.Validate(ctx, env)
-	}
-	if err != nil {
+	if err := p.replaceInput(ctx, env, d.UpdatedInput); err != nil {
 		return refusal{text: fmt.Sprintf("PermissionRequest hook for %s returned updatedInput that failed schema validation: %v\n"+
 			"The tool input from the model was valid; the hook's rewrite of it was not.", name, err), byHook: true}, true
 	}
-	p.call, p.input = call, d.UpdatedInput
 	return refusal{}, true
 }
 

@@ -97,25 +97,6 @@ func askInput(ctx context.Context, p *pending, env *tool.Env) json.RawMessage {
 	return p.use.Input
 }
 
-// applyAnswer takes an allowing answer's updatedInput (the user's answers to
-// AskUserQuestion, an edited plan) in place of the call's input, validated
-// again, and its mode; it returns the refusal when the new input is invalid.
-func (a *Agent) applyAnswer(ctx context.Context, p *pending, env *tool.Env, answer permission.Answer) refusal {
-	if len(answer.UpdatedInput) > 0 {
-		call, err := p.call.Tool().Parse(answer.UpdatedInput)
-		if err == nil {
-			err = call.Validate(ctx, env)
-		}
-		if err != nil {
-			return refusal{text: fmt.Sprintf("The permission answer for %s gave an input that failed schema validation: %v", p.call.Tool().Name(), err), asked: true}
-		}
-		p.call, p.input = call, answer.UpdatedInput
-	}
-	a.switchMode(answer.Mode)
-	env.PermissionMode = string(a.permissions().Mode)
-	return refusal{}
-}
-
 // planFile is the real path of the session's plan file, "" before it has one.
 func (a *Agent) planFile() string {
 	if path := planmode.Of(a.opts.Env.Session).Path(); path != "" {
